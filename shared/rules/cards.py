@@ -1,0 +1,61 @@
+"""Cards, the 32-card deck and the rank order (R2, R3).
+
+A card is kept as its canonical text, rank then suit (``"7H"``, ``"10S"``): it is
+hashable, JSON-ready and reads the same in events, views and logs.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+#: Ranks from low to high (R3): 9 < 10 < J < Q < K < A < 8 < 7.
+RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A", "8", "7")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
+_STRENGTH = {card: RANKS.index(card[:-1]) for card in DECK}
+
+
+class InvalidCardError(ValueError):
+    """Raised for text that is not one of the 32 cards."""
+
+
+class InvalidDeckError(ValueError):
+    """Raised for a deck order that is not exactly the 32 cards."""
+
+
+def parse_card(text: str) -> str:
+    """Return ``text`` as a card, or raise InvalidCardError saying what a card looks like."""
+    if isinstance(text, str) and text in _STRENGTH:
+        return text
+    raise InvalidCardError(
+        f"{text!r} is not a card: write rank then suit, ranks 7 8 9 10 J Q K A, "
+        "suits S H D C (e.g. '7H', '10S')"
+    )
+
+
+def strength(card: str) -> int:
+    """Position of the card's rank in R3's order (higher beats lower)."""
+    return _STRENGTH[card]
+
+
+def parse_deck(cards: Iterable[str]) -> tuple[str, ...]:
+    """Validate a deck order given top-first: each of the 32 cards exactly once."""
+    deck = tuple(parse_card(card) for card in cards)
+    if len(deck) != len(DECK) or len(set(deck)) != len(DECK):
+        raise InvalidDeckError(f"a deck must hold each of the {len(DECK)} cards exactly once")
+    return deck
+
+
+def shuffled_deck(rng: random.Random) -> tuple[str, ...]:
+    """A deck order drawn from ``rng`` (chance is an input, never hidden inside the engine)."""
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return tuple(cards)
+
+
+def split_deal(cards: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Deal three cards each, one at a time, non-dealer first (R6, and R8 from the stock).
+
+    Returns (non-dealer's hand, dealer's hand, the cards left).
+    """
+    return tuple(cards[0:6:2]), tuple(cards[1:6:2]), tuple(cards[6:])

@@ -1,0 +1,84 @@
+"""Is this action legal now? One answer, used by both ``decide`` and ``legal_actions``."""
+from __future__ import annotations
+
+from .commands import (
+    Accept, DeclareRemainder, Fold, PlayCard, PlayerAction, ProposeRedeal, Raise, Reject,
+)
+from .errors import RuleCode, RuleError
+from .state import MatchState, QuestionKind, RoundState, Status
+from .variants import RedealProposer
+
+_REQUESTS = (Raise, DeclareRemainder)
+
+
+def refusal(state: MatchState, command: PlayerAction) -> RuleError | None:
+    """The R27 refusal for ``command``, the first in the table's order; None if it is legal."""
+    if state.status is Status.FINISHED:
+        return RuleError(RuleCode.MATCH_OVER, "The match is over: no more actions.")
+    if state.status is not Status.PLAYING or state.round is None:
+        return RuleError(RuleCode.NOT_STARTED, "The match has not started: it waits for a second player.")
+    rnd = state.round
+    if isinstance(command, Fold):
+        return None  # R19: at any moment of a round
+    if _is_answer(rnd, command):
+        return _answer_refusal(rnd, command)
+    if rnd.pending is not None:
+        return RuleError(
+            RuleCode.QUESTION_PENDING,
+            f"A {rnd.pending.kind.value} question is waiting for an answer: only accept, reject or fold now.",
+        )
+    if isinstance(command, ProposeRedeal):
+        return _redeal_refusal(state, command)
+    if command.seat is not rnd.turn:
+        return RuleError(RuleCode.NOT_YOUR_TURN, f"It is {rnd.turn.value}'s turn to play.")
+    if isinstance(command, _REQUESTS):
+        return _request_refusal(state, command)
+    if isinstance(command, PlayCard) and command.card not in rnd.hand(command.seat):
+        return RuleError(RuleCode.CARD_NOT_IN_HAND, f"{command.card!r} is not a card in your hand.")
+    return None
+
+
+def _is_answer(rnd: RoundState, command: PlayerAction) -> bool:
+    if isinstance(command, (Accept, Reject)):
+        return True
+    # R13: for a pending remainder, "remainder" is a synonym of accept.
+    return (
+        isinstance(command, DeclareRemainder)
+        and rnd.pending is not None
+        and rnd.pending.kind is QuestionKind.REMAINDER
+    )
+
+
+def _answer_refusal(rnd: RoundState, command: PlayerAction) -> RuleError | None:
+    if rnd.pending is None:
+        return RuleError(RuleCode.NOTHING_TO_ANSWER, "There is no question to answer.")
+    if rnd.pending.by is command.seat:
+        return RuleError(RuleCode.OWN_QUESTION, "You cannot answer your own question.")
+    return None
+
+
+def _redeal_refusal(state: MatchState, command: ProposeRedeal) -> RuleError | None:
+    rnd = state.round
+    if not rnd.redeal_open:
+        return RuleError(
+            RuleCode.REDEAL_CLOSED,
+            "A redeal can only be proposed once a round, before the first card or request.",
+        )
+    if state.rules.redeals_per_round == 0:
+        return RuleError(RuleCode.NOT_ENTITLED, "This match is played without redeals.")
+    if state.rules.redeal_proposer is RedealProposer.NON_DEALER and command.seat is rnd.dealer:
+        return RuleError(RuleCode.NOT_ENTITLED, "In this match only the non-dealer may propose a redeal.")
+    return None
+
+
+def _request_refusal(state: MatchState, command: PlayerAction) -> RuleError | None:
+    rnd = state.round
+    if rnd.remainder_round:
+        return RuleError(RuleCode.REMAINDER_ROUND, "No more raises: this is a remainder round.")
+    if rnd.requested_this_turn:
+        return RuleError(RuleCode.NOT_ENTITLED, "You already made a request this turn: play a card.")
+    if state.rules.alternate_requests and rnd.last_accepted_by is command.seat:
+        return RuleError(
+            RuleCode.NOT_ENTITLED, "Your request was the last one accepted: the next must come from your opponent."
+        )
+    return None

@@ -1,0 +1,93 @@
+"""Commands: what a player (or the service, for seating) asks the engine to do."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .state import Seat
+from .variants import Rules
+
+
+@dataclass(frozen=True)
+class CreateMatch:
+    match_id: str
+    creator_id: str
+    creator_name: str
+    rules: Rules = Rules()
+    first_dealer: Seat | None = None  # None: drawn from the randomness passed to decide
+    start_scores: tuple[int, int] = (0, 0)
+    decks: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class JoinMatch:
+    player_id: str
+    player_name: str
+
+
+@dataclass(frozen=True)
+class PlayerAction:
+    """Base of the seven player actions; ``action`` is its name in the HTTP API."""
+
+    seat: Seat
+    action: ClassVar[str] = ""
+
+    def body(self) -> dict[str, Any]:
+        """The action as a client sends it (``{"type": "raise"}``)."""
+        return {"type": self.action}
+
+
+@dataclass(frozen=True)
+class PlayCard(PlayerAction):
+    card: str = field(default="")
+    action: ClassVar[str] = "play"
+
+    def body(self) -> dict[str, Any]:
+        return {"type": self.action, "card": self.card}
+
+
+@dataclass(frozen=True)
+class Raise(PlayerAction):
+    action: ClassVar[str] = "raise"
+
+
+@dataclass(frozen=True)
+class DeclareRemainder(PlayerAction):
+    action: ClassVar[str] = "remainder"
+
+
+@dataclass(frozen=True)
+class Accept(PlayerAction):
+    action: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True)
+class Reject(PlayerAction):
+    action: ClassVar[str] = "reject"
+
+
+@dataclass(frozen=True)
+class Fold(PlayerAction):
+    action: ClassVar[str] = "fold"
+
+
+@dataclass(frozen=True)
+class ProposeRedeal(PlayerAction):
+    action: ClassVar[str] = "propose_redeal"
+
+
+ACTIONS: dict[str, type[PlayerAction]] = {
+    kind.action: kind for kind in (PlayCard, Raise, DeclareRemainder, Accept, Reject, Fold, ProposeRedeal)
+}
+
+
+def command_for(seat: Seat, body: Mapping[str, Any]) -> PlayerAction:
+    """Turn an action body (``{"type": "play", "card": "7H"}``) into a command for ``seat``.
+
+    Raises KeyError for an unknown action type; the card is checked by ``decide``.
+    """
+    kind = ACTIONS[body["type"]]
+    if kind is PlayCard:
+        return PlayCard(seat, str(body.get("card", "")))
+    return kind(seat)

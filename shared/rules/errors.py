@@ -1,0 +1,45 @@
+"""Refusals: a stable machine code and a sentence a player understands (R27)."""
+from __future__ import annotations
+
+from enum import Enum
+
+
+class RuleCode(str, Enum):
+    """R27 codes in precedence order (the first that applies is the answer), then seating codes."""
+
+    MATCH_OVER = "MATCH_OVER"
+    NOT_STARTED = "NOT_STARTED"
+    QUESTION_PENDING = "QUESTION_PENDING"
+    NOTHING_TO_ANSWER = "NOTHING_TO_ANSWER"
+    OWN_QUESTION = "OWN_QUESTION"
+    REDEAL_CLOSED = "REDEAL_CLOSED"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    REMAINDER_ROUND = "REMAINDER_ROUND"
+    NOT_ENTITLED = "NOT_ENTITLED"
+    CARD_NOT_IN_HAND = "CARD_NOT_IN_HAND"
+    # Seating a player, outside R27's table.
+    MATCH_FULL = "MATCH_FULL"
+    ALREADY_SEATED = "ALREADY_SEATED"
+    MATCH_EXISTS = "MATCH_EXISTS"
+    NO_MATCH = "NO_MATCH"
+
+
+class RuleError(Exception):
+    """A command the rules refuse; nothing is recorded."""
+
+    def __init__(self, code: RuleCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code.value}, {self.message!r})"
+
+
+class SetupError(ValueError):
+    """A match cannot be created with these parameters (bad rules, scores or decks)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message

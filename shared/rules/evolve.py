@@ -1,0 +1,137 @@
+"""``evolve(state, event) -> state``: the only way state changes. Each fact, one small step."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from . import events as ev
+from .state import (
+    INITIAL, MatchState, Player, Question, QuestionKind, RoundState, RoundSummary, Status,
+    Trick, with_seat,
+)
+
+
+def evolve(state: MatchState, event: ev.Event) -> MatchState:
+    """Apply one recorded fact to ``state``, returning the new state."""
+    return _STEPS[type(event)](state, event)
+
+
+def replay(events: Iterable[ev.Event], state: MatchState = INITIAL) -> MatchState:
+    """Fold ``events`` over ``state`` (the empty match by default)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
+    return MatchState(
+        match_id=e.match_id, status=Status.WAITING, rules=e.rules,
+        players=(Player(e.creator_id, e.creator_name), None), scores=e.start_scores,
+        first_dealer=e.first_dealer, decks=e.decks, custom=e.custom,
+    )
+
+
+def _player_joined(state: MatchState, e: ev.PlayerJoined) -> MatchState:
+    players = with_seat(state.players, e.seat, Player(e.player_id, e.player_name))
+    return replace(state, players=players, status=Status.PLAYING)
+
+
+def _round_dealt(state: MatchState, e: ev.RoundDealt) -> MatchState:
+    return replace(
+        state, round=RoundState(number=e.round, dealer=e.dealer, hands=e.hands, stock=e.stock),
+        rounds_dealt=e.round,
+    )
+
+
+def _ask(kind: QuestionKind, value: Callable[[MatchState], int]) -> Callable:
+    def step(state: MatchState, e: ev.Event) -> MatchState:
+        question = Question(kind, e.seat, value(state))
+        if kind is QuestionKind.REDEAL:
+            return state.with_round(pending=question)
+        # A request closes the redeal window (R8) and uses the turn's one request (R9).
+        return state.with_round(pending=question, requested_this_turn=True, redeal_open=False)
+    return step
+
+
+def _answer_closes(state: MatchState, e: ev.Event) -> MatchState:
+    return state.with_round(pending=None, redeal_open=False)
+
+
+def _redeal_accepted(state: MatchState, e: ev.RedealAccepted) -> MatchState:
+    rnd = state.round
+    return state.with_round(
+        hands=e.hands, stock=rnd.stock[6:], discarded=rnd.discarded + rnd.hands[0] + rnd.hands[1],
+        pending=None, redeal_open=False,
+    )
+
+
+def _raise_accepted(state: MatchState, e: ev.RaiseAccepted) -> MatchState:
+    return state.with_round(value=e.value, pending=None, last_accepted_by=state.round.pending.by)
+
+
+def _remainder_accepted(state: MatchState, e: ev.RemainderAccepted) -> MatchState:
+    return state.with_round(remainder_round=True, pending=None, last_accepted_by=state.round.pending.by)
+
+
+def _card_played(state: MatchState, e: ev.CardPlayed) -> MatchState:
+    rnd = state.round
+    tricks = rnd.tricks
+    if not tricks or tricks[-1].complete:
+        tricks += (Trick(leader=e.seat),)
+    current = tricks[-1]
+    current = replace(current, cards=with_seat(current.cards, e.seat, e.card))
+    hand = tuple(card for card in rnd.hand(e.seat) if card != e.card)
+    return state.with_round(
+        tricks=tricks[:-1] + (current,), hands=with_seat(rnd.hands, e.seat, hand),
+        requested_this_turn=False, redeal_open=False,
+    )
+
+
+def _trick_settled(state: MatchState, e: ev.TrickWon | ev.TrickSpoiled) -> MatchState:
+    tricks = state.round.tricks
+    winner = getattr(e, "seat", None)
+    settled = replace(tricks[-1], winner=winner, spoiled=winner is None)
+    return state.with_round(tricks=tricks[:-1] + (settled,))
+
+
+def _round_over(state: MatchState, e: ev.RoundWon | ev.RoundVoid) -> MatchState:
+    rnd = state.round
+    won = isinstance(e, ev.RoundWon)
+    summary = RoundSummary(
+        number=rnd.number, dealer=rnd.dealer, value=rnd.value,
+        winner=e.seat if won else None, points=e.points if won else 0,
+        reason=e.reason if won else ev.RoundEnd.ALL_SPOILED, tricks=rnd.tricks,
+    )
+    return replace(state, round=None, last_round=summary, scores=e.scores if won else state.scores)
+
+
+def _match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
+    return replace(state, status=Status.FINISHED, winner=e.seat, round=None)
+
+
+def _unchanged(state: MatchState, e: ev.Event) -> MatchState:
+    # The round-ending event that follows carries the outcome.
+    return state
+
+
+_STEPS: dict[type[ev.Event], Callable] = {
+    ev.MatchCreated: _match_created,
+    ev.PlayerJoined: _player_joined,
+    ev.RoundDealt: _round_dealt,
+    ev.RedealProposed: _ask(QuestionKind.REDEAL, lambda s: s.round.value),
+    ev.RedealAccepted: _redeal_accepted,
+    ev.RedealRejected: _answer_closes,
+    ev.CardPlayed: _card_played,
+    ev.TrickWon: _trick_settled,
+    ev.TrickSpoiled: _trick_settled,
+    ev.RaiseProposed: _ask(QuestionKind.RAISE, lambda s: s.rules.next_value(s.round.value)),
+    ev.RaiseAccepted: _raise_accepted,
+    ev.RaiseRejected: _unchanged,
+    ev.RemainderDeclared: _ask(QuestionKind.REMAINDER, lambda s: s.rules.target),
+    ev.RemainderAccepted: _remainder_accepted,
+    ev.RemainderRejected: _unchanged,
+    ev.Folded: _unchanged,
+    ev.RoundWon: _round_over,
+    ev.RoundVoid: _round_over,
+    ev.MatchWon: _match_won,
+}

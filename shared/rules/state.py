@@ -1,0 +1,159 @@
+"""Immutable match state, folded from events by ``evolve``."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from .variants import Rules
+
+
+class Seat(str, Enum):
+    A = "A"
+    B = "B"
+
+    @property
+    def other(self) -> Seat:
+        return Seat.B if self is Seat.A else Seat.A
+
+    @property
+    def index(self) -> int:
+        return 0 if self is Seat.A else 1
+
+
+SEATS = (Seat.A, Seat.B)
+
+
+class Status(str, Enum):
+    NEW = "new"  # nothing recorded yet
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class QuestionKind(str, Enum):
+    RAISE = "raise"
+    REMAINDER = "remainder"
+    REDEAL = "redeal"
+
+
+class RoundEnd(str, Enum):
+    """Why a round ended."""
+
+    TRICKS = "tricks"
+    RAISE_REJECTED = "raise_rejected"
+    REMAINDER_REJECTED = "remainder_rejected"
+    FOLD = "fold"
+    ALL_SPOILED = "all_spoiled"
+
+
+
+
+def with_seat(pair: tuple, seat: Seat, value: object) -> tuple:
+    """A copy of a per-seat pair with ``seat``'s entry replaced."""
+    return (value, pair[1]) if seat is Seat.A else (pair[0], value)
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A pending raise, remainder or redeal proposal, waiting for the other seat's answer."""
+
+    kind: QuestionKind
+    by: Seat
+    value: int
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: Seat
+    cards: tuple[str | None, str | None] = (None, None)
+    winner: Seat | None = None
+    spoiled: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return None not in self.cards
+
+
+@dataclass(frozen=True)
+class RoundState:
+    number: int
+    dealer: Seat
+    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    stock: tuple[str, ...]
+    value: int = 1
+    pending: Question | None = None
+    remainder_round: bool = False
+    last_accepted_by: Seat | None = None  # who made the last accepted request (R11-iii)
+    requested_this_turn: bool = False  # the seat on turn already made its one request
+    redeal_open: bool = True  # R8's window
+    tricks: tuple[Trick, ...] = ()
+    discarded: tuple[str, ...] = ()  # hands thrown away by an accepted redeal
+
+    @property
+    def non_dealer(self) -> Seat:
+        return self.dealer.other
+
+    @property
+    def turn(self) -> Seat:
+        """Who plays next: N leads first (R7), a trick's winner or a spoiled trick's leader next (R10)."""
+        if not self.tricks:
+            return self.non_dealer
+        last = self.tricks[-1]
+        if not last.complete:
+            return last.leader.other
+        return last.winner or last.leader
+
+    def hand(self, seat: Seat) -> tuple[str, ...]:
+        return self.hands[seat.index]
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """How a finished round ended, kept for the view's ``last_round``."""
+
+    number: int
+    dealer: Seat
+    value: int
+    winner: Seat | None
+    points: int
+    reason: RoundEnd
+    tricks: tuple[Trick, ...]
+
+
+@dataclass(frozen=True)
+class MatchState:
+    match_id: str = ""
+    status: Status = Status.NEW
+    rules: Rules = Rules()
+    players: tuple[Player | None, Player | None] = (None, None)
+    scores: tuple[int, int] = (0, 0)
+    first_dealer: Seat = Seat.B
+    decks: tuple[tuple[str, ...], ...] = ()  # fixture deck orders for rounds 1, 2, ...
+    custom: bool = False
+    round: RoundState | None = None
+    rounds_dealt: int = 0
+    last_round: RoundSummary | None = None
+    winner: Seat | None = None
+
+    def score(self, seat: Seat) -> int:
+        return self.scores[seat.index]
+
+    def seat_of(self, player_id: str) -> Seat | None:
+        for seat in SEATS:
+            player = self.players[seat.index]
+            if player is not None and player.id == player_id:
+                return seat
+        return None
+
+    def with_round(self, **changes: object) -> MatchState:
+        assert self.round is not None
+        return replace(self, round=replace(self.round, **changes))
+
+
+INITIAL = MatchState()

@@ -1,0 +1,92 @@
+"""Per-match rule variants (RULES.md section 10), recorded in the match's first event."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from enum import Enum
+from typing import Any
+
+
+class RaiseLadder(str, Enum):
+    SEED = "seed"  # 1, 2, 6, 8, 10, ... (R16, the source text)
+    EVEN = "even"  # 1, 2, 4, 6, 8, ...
+
+
+class RemainderReject(str, Enum):
+    MATCH = "match"  # the declarer wins the match (R18)
+    PREVIOUS_VALUE = "previous_value"  # the declarer scores v
+
+
+class RedealProposer(str, Enum):
+    EITHER = "either"
+    NON_DEALER = "non_dealer"
+
+
+class InvalidRulesError(ValueError):
+    """Raised for an unknown variant key or a value the variant does not allow."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The variant settings of one match; the defaults are the source text's rules."""
+
+    raise_ladder: RaiseLadder = RaiseLadder.SEED
+    remainder_reject: RemainderReject = RemainderReject.MATCH
+    alternate_requests: bool = True
+    redeal_proposer: RedealProposer = RedealProposer.EITHER
+    redeals_per_round: int = 1
+    target: int = 12
+
+    def next_value(self, value: int) -> int:
+        """The value a raise proposes from the accepted value ``value`` (R16)."""
+        if self.raise_ladder is RaiseLadder.SEED and value == 2:
+            return 6
+        return 2 if value == 1 else value + 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {key: getattr(val, "value", val) for key, val in asdict(self).items()}
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None) -> Rules:
+        """Build rules from variant keys, refusing unknown keys and values."""
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise InvalidRulesError(key, f"unknown rule variant {key!r}")
+        return cls(
+            raise_ladder=_enum(RaiseLadder, data, "raise_ladder", cls.raise_ladder),
+            remainder_reject=_enum(RemainderReject, data, "remainder_reject", cls.remainder_reject),
+            alternate_requests=_bool(data, "alternate_requests", cls.alternate_requests),
+            redeal_proposer=_enum(RedealProposer, data, "redeal_proposer", cls.redeal_proposer),
+            redeals_per_round=_int(data, "redeals_per_round", cls.redeals_per_round, 0, 1),
+            target=_int(data, "target", cls.target, 1, None),
+        )
+
+
+def _enum(kind: type[Enum], data: Mapping[str, Any], key: str, default: Enum) -> Any:
+    raw = data.get(key, default)
+    try:
+        return kind(raw)
+    except ValueError:
+        allowed = ", ".join(repr(item.value) for item in kind)
+        raise InvalidRulesError(key, f"{key} must be one of {allowed}") from None
+
+
+def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    raw = data.get(key, default)
+    if not isinstance(raw, bool):
+        raise InvalidRulesError(key, f"{key} must be true or false")
+    return raw
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int | None) -> int:
+    raw = data.get(key, default)
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < low or (high is not None and raw > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise InvalidRulesError(key, f"{key} must be a whole number {bound}")
+    return raw

@@ -1,0 +1,57 @@
+"""Given-events / when-command / then-events helpers for rules tests."""
+from __future__ import annotations
+
+import random
+
+from shared.rules import (
+    DECK, Accept, CreateMatch, DeclareRemainder, Fold, JoinMatch, MatchState, PlayCard,
+    ProposeRedeal, Raise, Reject, Rules, Seat, decide, replay,
+)
+from shared.rules.commands import PlayerAction
+from shared.rules.events import Event
+
+_WORDS = {
+    "raise": Raise, "remainder": DeclareRemainder, "accept": Accept, "reject": Reject,
+    "fold": Fold, "propose_redeal": ProposeRedeal,
+}
+
+
+def deck_for(dealer_hand: str, non_dealer_hand: str, top: str = "") -> tuple[str, ...]:
+    """A deck order that deals these hands (R6: N gets c1 c3 c5, D c2 c4 c6); ``top`` follows them."""
+    n, d = non_dealer_hand.split(), dealer_hand.split()
+    head = [card for pair in zip(n, d) for card in pair] + top.split()
+    return tuple(head) + tuple(card for card in DECK if card not in head)
+
+
+def started(
+    a: str, b: str, dealer: Seat = Seat.B, scores: tuple[int, int] = (0, 0),
+    rules: Rules = Rules(), top: str = "", later_decks: tuple = (),
+) -> MatchState:
+    """A match whose round 1 deals ``a`` to seat A and ``b`` to seat B."""
+    hands = {Seat.A: a, Seat.B: b}
+    deck = deck_for(hands[dealer], hands[dealer.other], top)
+    create = CreateMatch("m1", "p-a", "alice", rules, dealer, scores, (deck, *later_decks))
+    state = replay(decide(MatchState(), create))
+    return replay(decide(state, JoinMatch("p-b", "bob")), state)
+
+
+def command(text: str) -> PlayerAction:
+    """``"A 7H"`` plays a card; ``"B raise"`` and the like name any other action."""
+    seat_text, word = text.split()
+    seat = Seat(seat_text)
+    return _WORDS[word](seat) if word in _WORDS else PlayCard(seat, word)
+
+
+def run(state: MatchState, *steps: str, rng: random.Random | None = None) -> tuple[MatchState, list[Event]]:
+    """Apply the steps in order; returns the final state and every event recorded."""
+    recorded: list[Event] = []
+    for step in steps:
+        events = decide(state, command(step), rng or random.Random(0))
+        recorded += events
+        state = replay(events, state)
+    return state, recorded
+
+
+def when(state: MatchState, step: str, rng: random.Random | None = None) -> list[Event]:
+    """The events one command records."""
+    return decide(state, command(step), rng or random.Random(0))
