@@ -23,16 +23,21 @@ def deck_for(dealer_hand: str, non_dealer_hand: str, top: str = "") -> tuple[str
     return tuple(head) + tuple(card for card in DECK if card not in head)
 
 
-def started(
+def started_events(
     a: str, b: str, dealer: Seat = Seat.B, scores: tuple[int, int] = (0, 0),
     rules: Rules = Rules(), top: str = "", later_decks: tuple = (),
-) -> MatchState:
-    """A match whose round 1 deals ``a`` to seat A and ``b`` to seat B."""
+) -> list[Event]:
+    """The events of a match whose round 1 deals ``a`` to seat A and ``b`` to seat B."""
     hands = {Seat.A: a, Seat.B: b}
     deck = deck_for(hands[dealer], hands[dealer.other], top)
     create = CreateMatch("m1", "p-a", "alice", rules, dealer, scores, (deck, *later_decks))
-    state = replay(decide(MatchState(), create))
-    return replay(decide(state, JoinMatch("p-b", "bob")), state)
+    created = decide(MatchState(), create)
+    return created + decide(replay(created), JoinMatch("p-b", "bob"))
+
+
+def started(a: str, b: str, **options) -> MatchState:
+    """The state of ``started_events``."""
+    return replay(started_events(a, b, **options))
 
 
 def command(text: str) -> PlayerAction:

@@ -1,0 +1,41 @@
+"""Cards, deck and rank order (R2, R3, R4, R6)."""
+import pytest
+
+from shared.rules import DECK, InvalidCardError, InvalidDeckError, parse_card, parse_deck, strength
+from shared.rules.cards import split_deal
+
+
+def test_deck_has_32_distinct_cards_without_2_to_6():
+    assert len(DECK) == len(set(DECK)) == 32
+    assert not any(card[:-1] in {"2", "3", "4", "5", "6"} for card in DECK)
+
+
+def test_rank_order_is_9_10_J_Q_K_A_8_7_whatever_the_suit():
+    order = ["9S", "10H", "JD", "QC", "KS", "AH", "8D", "7C"]
+    assert sorted(order, key=strength) == order
+    assert strength("7S") == strength("7H")
+
+
+@pytest.mark.parametrize("text", ["7H", "10S", "AS", "QD", "8C"])
+def test_parse_card_accepts_canonical_cards(text):
+    assert parse_card(text) == text
+
+
+@pytest.mark.parametrize("text", ["", "7", "H7", "7h", "6H", "2S", "11S", "10X", "10", " 7H", None, 7])
+def test_parse_card_refuses_anything_else_with_a_clear_message(text):
+    with pytest.raises(InvalidCardError, match="rank then suit"):
+        parse_card(text)
+
+
+def test_parse_deck_needs_each_card_once():
+    assert parse_deck(DECK) == DECK
+    with pytest.raises(InvalidDeckError):
+        parse_deck(DECK[:-1] + (DECK[0],))
+    with pytest.raises(InvalidDeckError):
+        parse_deck(DECK[:31])
+
+
+def test_deal_gives_non_dealer_odd_cards_and_dealer_even_cards():
+    non_dealer, dealer, stock = split_deal([f"c{i}" for i in range(1, 33)])
+    assert non_dealer == ("c1", "c3", "c5") and dealer == ("c2", "c4", "c6")
+    assert stock[0] == "c7" and len(stock) == 26
