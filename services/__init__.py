@@ -1,0 +1,1 @@
+"""The deployable services: command API, projector and their helpers."""

@@ -1,0 +1,1 @@
+"""Code shared by the services: the rules engine and the event store."""

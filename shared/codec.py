@@ -1,0 +1,115 @@
+"""Engine events <-> stored events: one marshmallow schema per event type, built from its fields.
+
+The schemas are the single (de)serialisers between the pure rules engine and the event
+store. Per-seat pairs (hands, scores) are written ``{"A": ..., "B": ...}`` so a stored event
+reads on its own. Each type carries a schema version so old streams stay readable when an
+event's shape changes (add an upcaster keyed by (type, version) here when that happens).
+"""
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable
+from dataclasses import fields
+from functools import cache
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields as mf, post_load
+
+from shared.eventstore.model import NewEvent, StoredEvent
+from shared.rules import EVENT_TYPES, Event, RoundEnd, Rules, Seat
+from shared.rules.events import Hands
+
+SCHEMA_VERSION = 1
+
+
+class UnknownEventError(ValueError):
+    """A stored event this code cannot read (unknown type, newer schema, or corrupt data)."""
+
+
+class _SeatPair(mf.Field):
+    """A per-seat pair stored as ``{"A": a, "B": b}``; ``inner`` converts each side."""
+
+    def __init__(self, inner: mf.Field, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.inner = inner
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return {"A": self.inner._serialize(value[0], attr, obj), "B": self.inner._serialize(value[1], attr, obj)}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict) or set(value) != {"A", "B"}:
+            raise ValidationError("expected an object with keys A and B")
+        return (self.inner.deserialize(value["A"]), self.inner.deserialize(value["B"]))
+
+
+class _Tuple(mf.List):
+    def _deserialize(self, value, attr, data, **kwargs):
+        return tuple(super()._deserialize(value, attr, data, **kwargs))
+
+
+class _RulesField(mf.Field):
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value.to_dict()
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return Rules.from_mapping(value)
+        except (ValueError, TypeError) as error:
+            raise ValidationError(str(error)) from None
+
+
+def _cards() -> mf.Field:
+    return _Tuple(mf.String())
+
+
+_FIELD_FOR: dict[Any, Callable[[], mf.Field]] = {
+    str: mf.String,
+    int: lambda: mf.Integer(strict=True),
+    bool: mf.Boolean,
+    Seat: lambda: mf.Enum(Seat, by_value=True),
+    RoundEnd: lambda: mf.Enum(RoundEnd, by_value=True),
+    Rules: _RulesField,
+    tuple[int, int]: lambda: _SeatPair(mf.Integer(strict=True)),
+    Hands: lambda: _SeatPair(_cards()),
+    tuple[str, ...]: _cards,
+    tuple[tuple[str, ...], ...]: lambda: _Tuple(_cards()),
+}
+
+
+@cache
+def schema_for(kind: type[Event]) -> Schema:
+    """The marshmallow schema of one event type, derived from the dataclass's fields."""
+    hints = typing.get_type_hints(kind)
+    declared = {f.name: _FIELD_FOR[hints[f.name]]() for f in fields(kind)}
+    for field in declared.values():
+        field.required = True
+
+    class EventSchema(Schema):
+        @post_load
+        def make(self, data: dict, **kwargs: Any) -> Event:
+            return kind(**data)
+
+    return EventSchema.from_dict(declared, name=f"{kind.__name__}Schema")()
+
+
+def encode(event: Event) -> NewEvent:
+    """An engine event ready to append."""
+    return NewEvent(event.type, schema_for(type(event)).dump(event), SCHEMA_VERSION)
+
+
+def decode(stored: StoredEvent) -> Event:
+    """The engine event a stored event records; UnknownEventError if it cannot be read."""
+    kind = EVENT_TYPES.get(stored.type)
+    if kind is None:
+        raise UnknownEventError(f"version {stored.version}: unknown event type {stored.type!r}")
+    if stored.schema_version != SCHEMA_VERSION:
+        raise UnknownEventError(f"version {stored.version}: {stored.type} schema {stored.schema_version} is unknown")
+    try:
+        return schema_for(kind).load(stored.data)
+    except ValidationError as error:
+        raise UnknownEventError(f"version {stored.version}: bad {stored.type} data: {error.messages}") from None
+
+
+def data_of(event: Event) -> dict[str, Any]:
+    """The JSON-ready data of an engine event (as it is stored)."""
+    return schema_for(type(event)).dump(event)

@@ -1,0 +1,42 @@
+"""Configuration from environment variables, read in this one place.
+
+Every entry point (the API, the workers, ``make run``, the command-line tools) builds a
+``Config`` with ``Config.from_env()``, so they all agree on where Redis lives.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Config:
+    redis_url: str  # the event store and read models
+    queue_url: str  # RQ's Redis; may differ (RQ cannot run on a Redis Cluster)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 2  # projector workers started by `make run`
+    data_dir: Path = Path("var")
+    embedded_redis: bool = True  # no REDIS_URL given: `make run` starts redis-server itself
+    queue_name: str = "projector"
+    sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Config:
+        env = dict(os.environ if env is None else env)
+        data_dir = Path(env.get("DATA_DIR", "var")).resolve()
+        embedded = not env.get("REDIS_URL")
+        # The embedded Redis listens on a unix socket inside DATA_DIR: a second `make run`
+        # with another DATA_DIR never collides with the first.
+        redis_url = env.get("REDIS_URL") or f"unix://{data_dir / 'redis.sock'}"
+        return cls(
+            redis_url=redis_url,
+            queue_url=env.get("QUEUE_URL") or redis_url,
+            host=env.get("HOST", "127.0.0.1"),
+            port=int(env.get("PORT", "8000")),
+            workers=int(env.get("WORKERS", "2")),
+            data_dir=data_dir,
+            embedded_redis=embedded,
+            sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
+        )

@@ -1,0 +1,25 @@
+"""The event store: one Redis stream per match, appended with an expected version.
+
+``EventStore`` is the port; ``InMemoryEventStore`` and ``RedisEventStore`` are its
+two implementations, held to one contract suite (tests/contract).
+"""
+
+from shared.eventstore.memory import InMemoryEventStore
+from shared.eventstore.model import (
+    ConcurrencyError,
+    EventStore,
+    EventStoreError,
+    NewEvent,
+    StoredEvent,
+)
+from shared.eventstore.redis_store import RedisEventStore
+
+__all__ = [
+    "ConcurrencyError",
+    "EventStore",
+    "EventStoreError",
+    "InMemoryEventStore",
+    "NewEvent",
+    "RedisEventStore",
+    "StoredEvent",
+]

@@ -1,0 +1,94 @@
+"""An in-memory event store, for unit tests and single-process experiments."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+
+from shared.eventstore.keys import validate_match_id
+from shared.eventstore.model import (
+    Clock,
+    ConcurrencyError,
+    NewEvent,
+    StoredEvent,
+    check_append,
+    check_read,
+    decode_data,
+    encode_data,
+    system_clock,
+)
+
+
+class InMemoryEventStore:
+    """The :class:`~shared.eventstore.model.EventStore` contract, in a dict.
+
+    Thread-safe: one lock serialises every call, which is what makes the
+    version check and the append a single atomic step here.
+    """
+
+    def __init__(self, clock: Clock = system_clock) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        # Data is kept as JSON bytes, like in Redis, so callers can never alias it.
+        self._streams: dict[str, list[tuple[str, int, int, bytes]]] = {}
+        self._marks: dict[str, int] = {}
+
+    def append(
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int
+    ) -> int:
+        """Append if the stream is at ``expected_version``; return the new version."""
+        validate_match_id(match_id)
+        check_append(events, expected_version)
+        encoded = [(e.type, e.schema_version, encode_data(e.data)) for e in events]
+        with self._lock:
+            stream = self._streams.get(match_id, [])
+            if len(stream) != expected_version:
+                raise ConcurrencyError(expected_version, len(stream), match_id)
+            at = self._clock()
+            stream.extend((type_, schema, at, data) for type_, schema, data in encoded)
+            self._streams[match_id] = stream
+            self._marks[match_id] = len(stream)
+            return len(stream)
+
+    def read(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Events with ``version > after``, oldest first, at most ``limit``."""
+        validate_match_id(match_id)
+        check_read(after, limit)
+        with self._lock:
+            stream = self._streams.get(match_id, [])
+            end = len(stream) if limit is None else min(len(stream), after + limit)
+            rows = stream[after:end]
+        return [
+            StoredEvent(match_id, after + i + 1, type_, schema, at, decode_data(data))
+            for i, (type_, schema, at, data) in enumerate(rows)
+        ]
+
+    def version(self, match_id: str) -> int:
+        """The latest version of the match; 0 if it has no events."""
+        validate_match_id(match_id)
+        with self._lock:
+            return len(self._streams.get(match_id, ()))
+
+    def unprojected(self) -> Iterator[str]:
+        """Ids of the matches carrying the unprojected mark (a snapshot)."""
+        with self._lock:
+            marked = list(self._marks)
+        return iter(marked)
+
+    def mark_projected(self, match_id: str, version: int) -> bool:
+        """Clear the mark unless a newer append set it; True if no mark remains."""
+        validate_match_id(match_id)
+        with self._lock:
+            mark = self._marks.get(match_id)
+            if mark is not None and mark > version:
+                return False
+            self._marks.pop(match_id, None)
+            return True
+
+    def match_ids(self) -> Iterator[str]:
+        """Ids of every match with at least one event (a snapshot)."""
+        with self._lock:
+            ids = list(self._streams)
+        return iter(ids)
