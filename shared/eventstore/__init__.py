@@ -6,20 +6,26 @@ two implementations, held to one contract suite (tests/contract).
 
 from shared.eventstore.memory import InMemoryEventStore
 from shared.eventstore.model import (
+    AppendToken,
     ConcurrencyError,
+    DuplicateAppendError,
     EventStore,
     EventStoreError,
     NewEvent,
     StoredEvent,
+    TokenRecord,
 )
 from shared.eventstore.redis_store import RedisEventStore
 
 __all__ = [
+    "AppendToken",
     "ConcurrencyError",
+    "DuplicateAppendError",
     "EventStore",
     "EventStoreError",
     "InMemoryEventStore",
     "NewEvent",
     "RedisEventStore",
     "StoredEvent",
+    "TokenRecord",
 ]

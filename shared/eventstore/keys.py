@@ -49,6 +49,11 @@ def match_unprojected(match_id: str) -> str:
     return _match_key(match_id, "unprojected")
 
 
+def match_tokens(match_id: str) -> str:
+    """The match's append tokens (a hash: token key -> "first last fingerprint")."""
+    return _match_key(match_id, "tokens")
+
+
 # SCAN MATCH patterns for the backstop sweeps (braces are literal in Redis globs).
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"

@@ -8,9 +8,12 @@ from collections.abc import Iterator, Sequence
 from shared.eventstore.keys import validate_match_id
 from shared.eventstore.model import (
     Clock,
+    AppendToken,
     ConcurrencyError,
+    DuplicateAppendError,
     NewEvent,
     StoredEvent,
+    TokenRecord,
     check_append,
     check_read,
     decode_data,
@@ -32,9 +35,11 @@ class InMemoryEventStore:
         # Data is kept as JSON bytes, like in Redis, so callers can never alias it.
         self._streams: dict[str, list[tuple[str, int, int, bytes]]] = {}
         self._marks: dict[str, int] = {}
+        self._tokens: dict[tuple[str, str], TokenRecord] = {}
 
     def append(
-        self, match_id: str, events: Sequence[NewEvent], expected_version: int
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
     ) -> int:
         """Append if the stream is at ``expected_version``; return the new version."""
         validate_match_id(match_id)
@@ -42,13 +47,24 @@ class InMemoryEventStore:
         encoded = [(e.type, e.schema_version, encode_data(e.data)) for e in events]
         with self._lock:
             stream = self._streams.get(match_id, [])
+            if token is not None and (match_id, token.key) in self._tokens:
+                raise DuplicateAppendError(self._tokens[match_id, token.key])
             if len(stream) != expected_version:
                 raise ConcurrencyError(expected_version, len(stream), match_id)
             at = self._clock()
             stream.extend((type_, schema, at, data) for type_, schema, data in encoded)
             self._streams[match_id] = stream
             self._marks[match_id] = len(stream)
+            if token is not None:
+                first = expected_version + 1
+                self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, first, len(stream))
             return len(stream)
+
+    def token(self, match_id: str, key: str) -> TokenRecord | None:
+        """What the append with token ``key`` recorded in this match, if any."""
+        validate_match_id(match_id)
+        with self._lock:
+            return self._tokens.get((match_id, key))
 
     def read(
         self, match_id: str, after: int = 0, limit: int | None = None

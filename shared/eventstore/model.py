@@ -48,6 +48,44 @@ class EventStoreError(Exception):
     """Base class of the event store's errors."""
 
 
+@dataclass(frozen=True, slots=True)
+class AppendToken:
+    """Makes an append idempotent: a second append with the same ``key`` records nothing.
+
+    ``key`` is unique within the match (e.g. a hash of the client and its Idempotency-Key);
+    ``fingerprint`` identifies the request, so a caller can tell a retry from a reuse.
+    """
+
+    key: str
+    fingerprint: str
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRecord:
+    """What an earlier append with a token recorded: its fingerprint and versions."""
+
+    fingerprint: str
+    first_version: int
+    last_version: int
+
+    def encode(self) -> str:
+        return f"{self.first_version} {self.last_version} {self.fingerprint}"
+
+    @classmethod
+    def decode(cls, raw: bytes | str) -> TokenRecord:
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        first, last, fingerprint = text.split(" ", 2)
+        return cls(fingerprint, int(first), int(last))
+
+
+class DuplicateAppendError(EventStoreError):
+    """An append's token was used before: nothing new was recorded."""
+
+    def __init__(self, record: TokenRecord) -> None:
+        self.record = record
+        super().__init__(f"already appended as versions {record.first_version}-{record.last_version}")
+
+
 class ConcurrencyError(EventStoreError):
     """The stream moved on since the writer read it: reload, decide again, retry."""
 
@@ -101,14 +139,21 @@ class EventStore(Protocol):
     """What the command API and the projector need from an event store."""
 
     def append(
-        self, match_id: str, events: Sequence[NewEvent], expected_version: int
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
     ) -> int:
         """Append ``events`` if the stream is at ``expected_version``; return the new version.
 
         Also marks the match as having unprojected events, in the same atomic
         step. Raises :class:`ConcurrencyError` (recording nothing) if the stream
-        is at another version, and ``ValueError`` for an empty batch.
+        is at another version, and ``ValueError`` for an empty batch. With a
+        ``token`` already used in this match, raises :class:`DuplicateAppendError`
+        (checked first, recording nothing).
         """
+        ...
+
+    def token(self, match_id: str, key: str) -> TokenRecord | None:
+        """What the append with token ``key`` recorded in this match, if any."""
         ...
 
     def read(

@@ -28,9 +28,12 @@ from redis.exceptions import NoScriptError
 from shared.eventstore import keys
 from shared.eventstore.model import (
     Clock,
+    AppendToken,
     ConcurrencyError,
+    DuplicateAppendError,
     NewEvent,
     StoredEvent,
+    TokenRecord,
     check_append,
     check_read,
     decode_data,
@@ -38,22 +41,34 @@ from shared.eventstore.model import (
     system_clock,
 )
 
-# KEYS[1] events stream, KEYS[2] unprojected mark.
-# ARGV[1] expected version, ARGV[2] timestamp (ms), then (type, schema, data) triples.
-# Returns {1, new_version} on success, {0, actual_version} on a version mismatch.
+# KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash).
+# ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3] token key ('' for none),
+# ARGV[4] token fingerprint, then (type, schema, data) triples.
+# Returns {1, new_version} on success, {0, actual_version} on a version mismatch,
+# {2, token_record} when the token was used before (checked first: a retry of an
+# append that succeeded must not look like a conflict).
 # The timestamp comes from the caller (not TIME) so the script stays deterministic.
 _APPEND_LUA = """
+if ARGV[3] ~= '' then
+  local used = redis.call('HGET', KEYS[3], ARGV[3])
+  if used then
+    return {2, used}
+  end
+end
 local actual = redis.call('XLEN', KEYS[1])
 if actual ~= tonumber(ARGV[1]) then
   return {0, actual}
 end
 local version = actual
-for i = 3, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   version = version + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', version),
              't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2])
 end
 redis.call('SET', KEYS[2], version)
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[3], string.format('%d %d %s', actual + 1, version, ARGV[4]))
+end
 return {1, version}
 """
 
@@ -122,7 +137,8 @@ class RedisEventStore:
         self._clock = clock
 
     def append(
-        self, match_id: str, events: Sequence[NewEvent], expected_version: int
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
     ) -> int:
         """Append if the stream is at ``expected_version``; return the new version.
 
@@ -131,13 +147,23 @@ class RedisEventStore:
         """
         check_append(events, expected_version)
         args: list[Any] = [expected_version, self._clock()]
+        args += [token.key, token.fingerprint] if token else ["", ""]
         for event in events:
             args += [event.type, event.schema_version, encode_data(event.data)]
-        script_keys = [keys.match_events(match_id), keys.match_unprojected(match_id)]
-        ok, version = _append(self._client, script_keys, args)
-        if not int(ok):
-            raise ConcurrencyError(expected_version, int(version), match_id)
-        return int(version)
+        script_keys = [
+            keys.match_events(match_id), keys.match_unprojected(match_id), keys.match_tokens(match_id),
+        ]
+        status, value = _append(self._client, script_keys, args)
+        if int(status) == 2:
+            raise DuplicateAppendError(TokenRecord.decode(value))
+        if not int(status):
+            raise ConcurrencyError(expected_version, int(value), match_id)
+        return int(value)
+
+    def token(self, match_id: str, key: str) -> TokenRecord | None:
+        """What the append with token ``key`` recorded in this match, if any."""
+        raw = self._client.hget(keys.match_tokens(match_id), key)
+        return None if raw is None else TokenRecord.decode(raw)
 
     def read(
         self, match_id: str, after: int = 0, limit: int | None = None

@@ -14,11 +14,14 @@ from collections.abc import Callable
 import pytest
 
 from shared.eventstore import (
+    AppendToken,
     ConcurrencyError,
+    DuplicateAppendError,
     EventStore,
     InMemoryEventStore,
     NewEvent,
     RedisEventStore,
+    TokenRecord,
 )
 
 
@@ -270,3 +273,38 @@ def _run_threads(target: Callable[[int], None], count: int) -> None:
         thread.join(timeout=30)
     assert not any(thread.is_alive() for thread in threads), "a writer hung"
     assert errors == []
+
+
+def test_an_append_token_makes_a_retry_record_nothing(store: EventStore) -> None:
+    store.append("m1", [e("Created")], 0)
+    token = AppendToken("client-1:key-1", "body-hash")
+
+    assert store.append("m1", [e("A"), e("B")], 1, token) == 3
+    with pytest.raises(DuplicateAppendError) as duplicate:
+        store.append("m1", [e("A"), e("B")], 3, token)
+
+    assert duplicate.value.record == TokenRecord("body-hash", 2, 3)
+    assert store.token("m1", "client-1:key-1") == TokenRecord("body-hash", 2, 3)
+    assert store.version("m1") == 3
+
+
+def test_a_used_token_wins_over_a_stale_expected_version(store: EventStore) -> None:
+    token = AppendToken("k", "f")
+    store.append("m1", [e()], 0, token)
+    with pytest.raises(DuplicateAppendError):
+        store.append("m1", [e()], 0, token)  # a retry that read the old version
+
+
+def test_tokens_are_per_match_and_unknown_tokens_read_as_none(store: EventStore) -> None:
+    store.append("m1", [e()], 0, AppendToken("k", "f"))
+    assert store.append("m2", [e()], 0, AppendToken("k", "g")) == 1
+    assert store.token("m1", "other") is None
+    assert store.token("m2", "k") == TokenRecord("g", 1, 1)
+
+
+def test_a_refused_append_does_not_use_its_token(store: EventStore) -> None:
+    store.append("m1", [e()], 0)
+    with pytest.raises(ConcurrencyError):
+        store.append("m1", [e()], 0, AppendToken("k", "f"))
+    assert store.token("m1", "k") is None
+    assert store.append("m1", [e()], 1, AppendToken("k", "f")) == 2
