@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test clean
+.PHONY: install test run bench clean
 
 install: $(STAMP)
 
@@ -17,6 +17,15 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest -q
+
+# Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
+# gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.
+run: $(STAMP)
+	$(VENV)/bin/python -m services.run
+
+# Benchmarks print their figures beside a baseline measured in the same run (never in `make test`).
+bench: $(STAMP)
+	$(VENV)/bin/python -m bench.rules_engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

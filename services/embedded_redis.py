@@ -54,6 +54,7 @@ def server_args(
     host: str = LOOPBACK,
     appendfsync: str = "everysec",
     logfile: str = "",
+    unix_socket: str | None = None,
 ) -> list[str]:
     """Build the redis-server command-line configuration (no config file needed).
 
@@ -62,7 +63,9 @@ def server_args(
     """
     if appendfsync not in FSYNC_POLICIES:
         raise ValueError(f"appendfsync must be one of {FSYNC_POLICIES}, not {appendfsync!r}")
+    socket_args = ["--unixsocket", str(unix_socket), "--unixsocketperm", "700"] if unix_socket else []
     return [
+        *socket_args,
         "--port", str(port),
         "--bind", host,
         "--dir", str(Path(data_dir).resolve()),
@@ -201,15 +204,19 @@ class EmbeddedRedis:
 def main(argv: list[str] | None = None) -> None:
     """Replace this process with redis-server so signals reach it directly."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--port", type=int, default=0, help="TCP port; 0 = no TCP (use --unix-socket)")
+    parser.add_argument("--unix-socket", help="listen on this unix socket (what `make run` uses)")
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--host", default=LOOPBACK)
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default="everysec")
     options = parser.parse_args(argv)
     os.makedirs(options.data_dir, exist_ok=True)
     binary = redis_server_binary()
+    if not options.port and not options.unix_socket:
+        parser.error("give --port or --unix-socket")
     args = server_args(
-        options.port, options.data_dir, host=options.host, appendfsync=options.appendfsync
+        options.port, options.data_dir, host=options.host, appendfsync=options.appendfsync,
+        unix_socket=options.unix_socket,
     )
     os.execv(binary, [binary, *args])
 

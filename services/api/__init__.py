@@ -1,0 +1,61 @@
+"""The game-command service: a Flask app factory. No I/O happens at import."""
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask, send_from_directory
+from flask_smorest import Api
+from swagger_ui_bundle import swagger_ui_path
+
+from services.projector.queue import catch_up_queue, enqueue_catch_up
+from shared.config import Config
+from shared.connect import connect
+from shared.eventstore import RedisEventStore
+from shared.readmodels import ReadModels
+
+from . import commands, errors, reading
+from .context import Services
+from .game import MatchService
+from .players import PlayerRegistry
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+def create_app(config: Config, redis_client: Any = None, queue_client: Any = None) -> Flask:
+    """Wire the API for ``config``; tests may pass their own Redis clients."""
+    app = Flask(__name__)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        API_TITLE="Le Truc game-command service",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",  # served below: the docs work offline
+    )
+    client = redis_client or connect(config.redis_url)
+    queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
+    queue = catch_up_queue(queue_redis, config.queue_name)
+
+    def notify(match_id: str) -> None:
+        try:
+            enqueue_catch_up(queue, match_id)
+        except redis.RedisError:
+            # The append already marked the match unprojected: a worker's sweep catches it up.
+            app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
+
+    store = RedisEventStore(client)
+    app.extensions["truc"] = Services(
+        redis=client, store=store, players=PlayerRegistry(client), matches=MatchService(store, notify),
+        read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
+    )
+    api = Api(app)
+    errors.register(app)
+    api.register_blueprint(commands.blp)
+    api.register_blueprint(reading.blp)
+    app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
+                     lambda filename: send_from_directory(swagger_ui_path, filename))
+    return app
+

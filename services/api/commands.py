@@ -1,0 +1,92 @@
+"""Endpoints that change something: players, matches, actions."""
+from __future__ import annotations
+
+import re
+
+from flask import Response, request, url_for
+from .validation import ApiBlueprint
+
+from shared.eventstore.schema import event_to_json
+from shared.redaction import redact
+
+from .auth import required_player
+from .context import services
+from .errors import ApiError, invalid
+from .game import Recorded
+from .players import NameTakenError
+from .rendering import json_response, match_view
+from .schemas import ActionResultSchema, ActionSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
+
+blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
+
+_IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
+
+
+@blp.route("/players", methods=["POST"])
+@blp.arguments(PlayerCreateSchema)
+@blp.response(201, PlayerSchema)
+def register_player(body: dict):
+    """Register a player: returns its id and its bearer token (shown only once)."""
+    try:
+        player, token = services().players.register(body["name"])
+    except NameTakenError:
+        raise ApiError(409, "NAME_TAKEN", f"The name {body['name']!r} is taken.") from None
+    return {"id": player.id, "name": player.name, "token": token}
+
+
+@blp.route("/matches", methods=["POST"])
+@blp.arguments(MatchCreateSchema)
+@blp.response(201)
+def create_match(options: dict) -> Response:
+    """Create a match; the caller sits in seat A."""
+    recorded = services().matches.create(required_player(), options)
+    response = _view_of(recorded, 201)
+    response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
+    return response
+
+
+@blp.route("/matches/<match_id>/join", methods=["POST"])
+@blp.response(200)
+def join_match(match_id: str) -> Response:
+    """Take seat B; round 1 is dealt at once."""
+    return _view_of(services().matches.join(match_id, required_player()), 200)
+
+
+@blp.route("/matches/<match_id>/actions", methods=["POST"])
+@blp.arguments(ActionSchema)
+@blp.response(200, ActionResultSchema)
+def act(action: dict, match_id: str) -> Response:
+    """Play a card, raise, declare the remainder, accept, reject, fold or propose a redeal."""
+    player = required_player()
+    recorded = services().matches.act(match_id, player, action, _if_match(), _idempotency_key())
+    seat = recorded.seat.value if recorded.seat else None
+    finished = recorded.state.winner is not None
+    events = [
+        {**event_to_json(e), "data": redact(e.type, e.data, seat, finished)} for e in recorded.events
+    ]
+    response = json_response({"version": recorded.version, "events": events}, 200)
+    response.headers["ETag"] = f'"{recorded.version}"'
+    return response
+
+
+def _view_of(recorded: Recorded, status: int) -> Response:
+    response = json_response(match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat), status)
+    response.headers["ETag"] = f'"{recorded.version}"'
+    return response
+
+
+def _if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    parsed = _IF_MATCH.match(header.strip())
+    if parsed is None:
+        raise invalid("If-Match must be the quoted match version, e.g. \"12\".", {"If-Match": ["Not a version."]})
+    return int(parsed.group(1))
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 64:
+        raise invalid("Idempotency-Key must be 1-64 characters.", {"Idempotency-Key": ["1-64 characters."]})
+    return key

@@ -1,0 +1,28 @@
+"""The services one app instance uses, wired once by ``create_app``."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+
+from shared.eventstore import EventStore
+from shared.readmodels import ReadModels
+
+from .game import MatchService
+from .players import PlayerRegistry
+
+
+@dataclass
+class Services:
+    redis: Any
+    store: EventStore
+    players: PlayerRegistry
+    matches: MatchService
+    read_models: ReadModels
+    queue_health: Callable[[], dict[str, Any]]
+
+
+def services() -> Services:
+    return current_app.extensions["truc"]

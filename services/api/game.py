@@ -1,0 +1,169 @@
+"""The command side's use cases: create, join, act. Parse nothing, render nothing.
+
+Each use case loads the match (a per-process cache plus the events after it), asks the
+rules engine to ``decide``, and appends the events with the version it decided on. A
+concurrent append makes the append fail; without an ``If-Match`` the use case reloads and
+decides again, so a client only sees a conflict when it asked to.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any
+
+import orjson
+
+from shared.codec import decode, encode
+from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError, EventStore, StoredEvent
+from shared.rules import (
+    INITIAL, CreateMatch, Event, JoinMatch, MatchState, Seat, Status, command_for, decide, evolve,
+)
+
+from .errors import ApiError, not_found
+from .players import Player
+
+_RETRIES = 20  # concurrent appends to one match are rare and short: retry, don't fail
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a use case recorded: the match as it now stands and the new stored events."""
+
+    match_id: str
+    version: int
+    state: MatchState
+    events: list[StoredEvent]
+    seat: Seat | None
+
+
+class StateCache:
+    """Recently used match states by version: a command reads only the events it has not folded."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._items: OrderedDict[str, tuple[int, MatchState]] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, match_id: str) -> tuple[int, MatchState]:
+        with self._lock:
+            item = self._items.get(match_id)
+            if item is not None:
+                self._items.move_to_end(match_id)
+            return item or (0, INITIAL)
+
+    def put(self, match_id: str, version: int, state: MatchState) -> None:
+        with self._lock:
+            if version >= self._items.get(match_id, (0, INITIAL))[0]:
+                self._items[match_id] = (version, state)
+                self._items.move_to_end(match_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+class MatchService:
+    def __init__(self, store: EventStore, notify: Callable[[str], None], cache: StateCache | None = None) -> None:
+        self._store = store
+        self._notify = notify  # enqueues the projector's catch-up job
+        self._cache = cache or StateCache()
+        self._rng = secrets.SystemRandom()
+
+    def load(self, match_id: str) -> tuple[int, MatchState]:
+        """The match's latest version and state."""
+        version, state = self._cache.get(match_id)
+        for stored in self._store.read(match_id, after=version):
+            state, version = evolve(state, decode(stored)), stored.version
+        self._cache.put(match_id, version, state)
+        return version, state
+
+    def create(self, player: Player, options: Mapping[str, Any]) -> Recorded:
+        match_id = secrets.token_urlsafe(9)
+        command = CreateMatch(match_id, player.id, player.name, **options)
+        events = decide(INITIAL, command, self._rng)
+        return self._record(match_id, 0, INITIAL, events, None, Seat.A)
+
+    def join(self, match_id: str, player: Player) -> Recorded:
+        for _ in range(_RETRIES):
+            version, state = self._existing(match_id)
+            events = decide(state, JoinMatch(player.id, player.name), self._rng)
+            try:
+                return self._record(match_id, version, state, events, None, Seat.B)
+            except ConcurrencyError:
+                continue
+        raise _busy()
+
+    def act(
+        self, match_id: str, player: Player, action: Mapping[str, Any],
+        if_match: int | None = None, idempotency_key: str | None = None,
+    ) -> Recorded:
+        """Apply one player action; RuleError, ApiError (403/412/422) or the recorded events."""
+        token = self._token(player, action, idempotency_key)
+        for _ in range(_RETRIES):
+            version, state = self._existing(match_id)
+            seat = state.seat_of(player.id)
+            if seat is None:
+                raise ApiError(403, "NOT_A_PLAYER", "You are not seated in this match.")
+            if token and (earlier := self._store.token(match_id, token.key)):
+                return self._replayed(match_id, seat, token, earlier)
+            if if_match is not None and if_match != version:
+                raise _stale(if_match, version)
+            events = decide(state, command_for(seat, action), self._rng)
+            try:
+                return self._record(match_id, version, state, events, token, seat)
+            except ConcurrencyError as conflict:
+                if if_match is not None:
+                    raise _stale(if_match, conflict.actual) from None
+            except DuplicateAppendError as duplicate:  # the same key raced itself
+                return self._replayed(match_id, seat, token, duplicate.record)
+        raise _busy()
+
+    def _existing(self, match_id: str) -> tuple[int, MatchState]:
+        version, state = self.load(match_id)
+        if state.status is Status.NEW:
+            raise not_found()
+        return version, state
+
+    def _record(
+        self, match_id: str, version: int, state: MatchState, events: list[Event],
+        token: AppendToken | None, seat: Seat | None,
+    ) -> Recorded:
+        new_version = self._store.append(match_id, [encode(e) for e in events], version, token)
+        self._notify(match_id)
+        stored = self._store.read(match_id, after=version, limit=new_version - version)
+        for event in events:
+            state = evolve(state, event)
+        self._cache.put(match_id, new_version, state)
+        return Recorded(match_id, new_version, state, stored, seat)
+
+    def _replayed(self, match_id: str, seat: Seat, token: AppendToken, earlier) -> Recorded:
+        """The first response of an idempotent retry, rebuilt from the events it recorded."""
+        if earlier.fingerprint != token.fingerprint:
+            raise ApiError(
+                422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with another request.",
+            )
+        first, last = earlier.first_version, earlier.last_version
+        stored = self._store.read(match_id, after=first - 1, limit=last - first + 1)
+        version, state = self.load(match_id)
+        return Recorded(match_id, last, state, stored, seat)
+
+    @staticmethod
+    def _token(player: Player, action: Mapping[str, Any], key: str | None) -> AppendToken | None:
+        if key is None:
+            return None
+        scope = hashlib.sha256(f"{player.id}\x00{key}".encode()).hexdigest()
+        body = hashlib.sha256(orjson.dumps(dict(action), option=orjson.OPT_SORT_KEYS)).hexdigest()
+        return AppendToken(scope, body)
+
+
+def _stale(expected: int, actual: int) -> ApiError:
+    return ApiError(
+        412, "VERSION_CONFLICT", f"The match moved on: you acted on version {expected}, it is at {actual}.",
+        version=actual,
+    )
+
+
+def _busy() -> ApiError:
+    return ApiError(503, "BUSY", "The match is too busy right now; try again.")

@@ -1,0 +1,54 @@
+"""Registered players and their bearer tokens (only a hash of each token is stored)."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from shared.eventstore import keys
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+class NameTakenError(Exception):
+    """Another player already has this name (names are unique, case-insensitively)."""
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class PlayerRegistry:
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def register(self, name: str) -> tuple[Player, str]:
+        """A new player and its bearer token (shown once, never stored)."""
+        player = Player(secrets.token_urlsafe(12), name)
+        token = secrets.token_urlsafe(32)
+        self._client.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
+        self._client.set(keys.player_token(_token_hash(token)), player.id)
+        # The name is claimed last: a lost race undoes the two writes above, and a crash
+        # before the claim leaves only a player nobody can name or log in as twice.
+        if not self._client.set(keys.player_name(name), player.id, nx=True):
+            self._client.delete(keys.player(player.id), keys.player_token(_token_hash(token)))
+            raise NameTakenError(name)
+        return player, token
+
+    def by_token(self, token: str) -> Player | None:
+        player_id = self._client.get(keys.player_token(_token_hash(token)))
+        return None if player_id is None else self.by_id(player_id.decode())
+
+    def by_id(self, player_id: str) -> Player | None:
+        try:
+            fields = self._client.hgetall(keys.player(player_id))
+        except ValueError:  # not a well-formed id: no such player
+            return None
+        if not fields:
+            return None
+        return Player(fields[b"id"].decode(), fields[b"name"].decode())

@@ -1,0 +1,115 @@
+"""Endpoints that read: served from the projector's read models."""
+from __future__ import annotations
+
+import time
+
+from flask import Response
+from .validation import ApiBlueprint
+
+from shared.eventstore.keys import InvalidMatchIdError, validate_match_id
+
+from .auth import optional_player
+from .context import services
+from .errors import not_found
+from .rendering import json_response, match_view, raw_json_response
+from .schemas import LobbyQuerySchema, ScoreboardQuerySchema, ScoreboardSchema, ScoreRowSchema, ViewQuerySchema
+
+blp = ApiBlueprint("reading", __name__, description="Match views, the lobby, the scoreboard and health.")
+
+_FIRST_PROJECTION_WAIT = 1.0  # a match created a moment ago may not be projected yet
+
+
+@blp.route("/matches/<match_id>", methods=["GET"])
+@blp.arguments(ViewQuerySchema, location="query")
+@blp.response(200)
+def get_match(query: dict, match_id: str) -> Response:
+    """The match as the caller may see it; `min_version` + `wait` wait for a version (read-your-writes)."""
+    ctx = services()
+    player = optional_player()
+    _check_id(match_id)
+    models = ctx.read_models
+    projected = models.projected_version(match_id)
+    if projected == 0 and ctx.store.version(match_id) == 0:
+        raise not_found()
+    min_version = max(query["min_version"], 1)
+    wait = query["wait"] if projected else max(query["wait"], _FIRST_PROJECTION_WAIT)
+    if projected < min_version and wait:
+        models.wait_for_version(match_id, min_version, wait)
+    audience = "spectator"
+    summary = models.view(match_id, "spectator")
+    if summary is None:
+        return _from_the_stream(match_id, player)
+    players = summary["players"]
+    for seat in ("A", "B"):
+        if player is not None and players.get(seat) and players[seat]["id"] == player.id:
+            audience = seat
+    body = models.view_json(match_id, audience)
+    response = raw_json_response(body)
+    response.headers["ETag"] = f'"{summary["version"]}"'
+    return response
+
+
+def _from_the_stream(match_id: str, player) -> Response:
+    """Not projected yet (a worker is behind): fold the stream here rather than fail."""
+    version, state = services().matches.load(match_id)
+    if version == 0:
+        raise not_found()
+    seat = state.seat_of(player.id) if player else None
+    response = json_response(match_view(match_id, version, state, seat))
+    response.headers["ETag"] = f'"{version}"'
+    return response
+
+
+def _check_id(match_id: str) -> None:
+    try:
+        validate_match_id(match_id)
+    except InvalidMatchIdError:
+        raise not_found() from None
+
+
+@blp.route("/matches", methods=["GET"])
+@blp.arguments(LobbyQuerySchema, location="query")
+@blp.response(200)
+def lobby(query: dict) -> Response:
+    """Matches by status, newest first: a lobby of waiting matches by default."""
+    return json_response({"matches": services().read_models.lobby(query["status"], query["limit"])})
+
+
+@blp.route("/scoreboard", methods=["GET"])
+@blp.arguments(ScoreboardQuerySchema, location="query")
+@blp.response(200, ScoreboardSchema)
+def scoreboard(query: dict):
+    """Players by matches won, then points difference, then name."""
+    return services().read_models.scoreboard(query["limit"])
+
+
+@blp.route("/players/<player_id>", methods=["GET"])
+@blp.response(200, ScoreRowSchema)
+def player_row(player_id: str):
+    """One player's scoreboard row (zeros before their first finished match)."""
+    ctx = services()
+    player = ctx.players.by_id(player_id)
+    if player is None:
+        raise not_found("player")
+    row = ctx.read_models.player_row(player_id)
+    zeros = dict.fromkeys(("matches_played", "matches_won", "rounds_won", "points_for", "points_against"), 0)
+    return row or {"id": player.id, "name": player.name, **zeros}
+
+
+@blp.route("/health", methods=["GET"])
+@blp.response(200)
+def health() -> Response:
+    """Redis reachability and projector lag (events appended but not yet projected)."""
+    ctx = services()
+    started = time.perf_counter()
+    try:
+        ctx.redis.ping()
+        lag = ctx.read_models.lag(ctx.store)
+    except Exception as error:  # noqa: BLE001 - health reports every failure, never raises
+        body = {"status": "unavailable", "redis": False, "error": "STORE_UNAVAILABLE", "message": str(error)}
+        return json_response(body, 503)
+    body = {
+        "status": "ok", "redis": True, "redis_ms": round((time.perf_counter() - started) * 1000, 2),
+        "projector_lag": lag, "queue": ctx.queue_health(),
+    }
+    return json_response(body)

@@ -1,0 +1,111 @@
+"""Request and response schemas (marshmallow): the single parser of what clients send."""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
+
+NAME = validate.Regexp(r"^[A-Za-z0-9 _-]{1,32}$", error="1-32 letters, digits, spaces, '_' or '-'.")
+
+
+class PlayerCreateSchema(Schema):
+    name = fields.String(required=True, validate=NAME)
+
+
+class PlayerSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    token = fields.String()
+
+
+class RulesField(fields.Dict):
+    """Variant keys of RULES.md section 10, loaded into ``Rules``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        raw = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return Rules.from_mapping(raw)
+        except InvalidRulesError as error:
+            raise ValidationError({error.key: [str(error)]}) from None
+
+
+class MatchCreateSchema(Schema):
+    opponent = fields.String(validate=validate.OneOf(["bot"]))
+    rules = RulesField(load_default=Rules)
+    first_dealer = fields.Enum(Seat, by_value=True, load_default=None, allow_none=True)
+    start_scores = fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2))
+    decks = fields.List(fields.List(fields.String(validate=validate.Length(max=3)), validate=validate.Length(equal=32)),
+                        validate=validate.Length(max=64))
+
+    @validates_schema
+    def no_bot_yet(self, data, **kwargs):
+        if "opponent" in data:
+            raise ValidationError("No bot opponent is available on this server yet.", "opponent")
+
+    @post_load
+    def to_options(self, data, **kwargs):
+        data.pop("opponent", None)
+        if "start_scores" in data:
+            data["start_scores"] = tuple(data["start_scores"])
+        if "decks" in data:
+            data["decks"] = tuple(tuple(deck) for deck in data["decks"])
+        return data
+
+
+class ActionSchema(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(sorted(ACTIONS)))
+    card = fields.String(validate=validate.Length(min=1, max=3))
+
+    @validates_schema
+    def card_only_for_play(self, data, **kwargs):
+        if data.get("type") == "play" and "card" not in data:
+            raise ValidationError("A play needs a card, e.g. \"7H\".", "card")
+        if data.get("type") not in (None, "play") and "card" in data:
+            raise ValidationError("Only a play takes a card.", "card")
+
+
+class ViewQuerySchema(Schema):
+    min_version = fields.Integer(strict=False, validate=validate.Range(min=0), load_default=0)
+    wait = fields.Float(validate=validate.Range(min=0, max=30), load_default=0)
+
+
+class LobbyQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]), load_default="waiting")
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+
+
+class ScoreboardQuerySchema(Schema):
+    limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
+
+
+class EventSchema(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    at = fields.String()
+    data = fields.Dict()
+
+
+class ActionResultSchema(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventSchema))
+
+
+class ScoreRowSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    matches_played = fields.Integer()
+    matches_won = fields.Integer()
+    rounds_won = fields.Integer()
+    points_for = fields.Integer()
+    points_against = fields.Integer()
+
+
+class ScoreboardSchema(Schema):
+    players = fields.List(fields.Nested(ScoreRowSchema))
+    version = fields.Integer()
+
+
+class ErrorSchema(Schema):
+    error = fields.String(metadata={"description": "A stable machine code, e.g. NOT_YOUR_TURN"})
+    message = fields.String(metadata={"description": "One human sentence"})
+    fields_ = fields.Dict(data_key="fields")

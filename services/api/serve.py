@@ -1,0 +1,31 @@
+"""Serve the API with gunicorn (never Flask's development server).
+
+``python -m services.api.serve`` waits for Redis, then replaces itself with gunicorn
+bound to HOST:PORT. gthread workers: a read with ``wait`` blocks a thread, not a process.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from shared.config import Config
+from shared.connect import connect, wait_until_reachable
+
+
+def main() -> None:
+    config = Config.from_env()
+    wait_until_reachable(connect(config.redis_url))
+    args = [
+        sys.executable, "-m", "gunicorn", "services.api.wsgi:app",
+        "--bind", f"{config.host}:{config.port}",
+        "--workers", os.environ.get("API_WORKERS", "2"),
+        "--worker-class", "gthread",
+        "--threads", os.environ.get("API_THREADS", "8"),
+        "--access-logfile", "-" if os.environ.get("ACCESS_LOG") else "/dev/null",
+        "--graceful-timeout", "5",
+    ]
+    os.execv(sys.executable, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""``make run``: the whole stack in one terminal, under honcho.
+
+Starts the embedded redis-server (unless REDIS_URL names another Redis), the API under
+gunicorn and WORKERS projector workers; Ctrl-C stops them all. Settings come from the
+environment (shared.config), so a second ``make run`` with another PORT and DATA_DIR
+runs beside the first.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from shared.config import Config
+
+
+def procfile(config: Config) -> str:
+    python = shlex.quote(sys.executable)
+    lines = []
+    if config.embedded_redis:
+        socket = shlex.quote(config.redis_url.removeprefix("unix://"))
+        data = shlex.quote(str(config.data_dir / "redis"))
+        lines.append(f"redis: {python} -m services.embedded_redis --unix-socket {socket} --data-dir {data}")
+    # honcho gives each process a PORT of its own; the API's is set on its line.
+    lines.append(f"api: PORT={config.port} {python} -m services.api.serve")
+    lines.append(f"worker: {python} -m services.projector.worker")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    config = Config.from_env()
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    path = config.data_dir / "Procfile"
+    path.write_text(procfile(config))
+    where = "embedded redis-server, AOF in " + str(config.data_dir / "redis") if config.embedded_redis else config.redis_url
+    print(f"Le Truc: http://{config.host}:{config.port}/  (API docs: /docs; Redis: {where}; "
+          f"{config.workers} projector workers; Ctrl-C stops everything)", flush=True)
+    # Every process inherits the resolved settings, whatever its working directory.
+    os.environ.update(DATA_DIR=str(config.data_dir), REDIS_URL=config.redis_url, QUEUE_URL=config.queue_url)
+    root = Path(__file__).resolve().parent.parent
+    os.execvp(sys.executable, [
+        sys.executable, "-m", "honcho", "start", "-f", str(path), "-d", str(root),
+        "-c", f"worker={config.workers}", "--no-colour",
+    ])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""The running services: a real redis-server, gunicorn and two projector worker processes."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import redis
+
+from services.embedded_redis import EmbeddedRedis, free_port
+
+from .http import Http
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Stack:
+    http: Http
+    redis: redis.Redis
+    env: dict[str, str]
+    logs: Path
+    workers: list[subprocess.Popen] = field(default_factory=list)
+
+    def start_worker(self) -> subprocess.Popen:
+        log = open(self.logs / f"worker-{len(self.workers)}.log", "ab")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "services.projector.worker"], env=self.env, cwd=ROOT,
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+        self.workers.append(worker)
+        return worker
+
+
+def _wait_healthy(http: Http, api: subprocess.Popen, logs: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if api.poll() is not None:
+            raise RuntimeError(f"the API exited: {(logs / 'api.log').read_text()[-2000:]}")
+        try:
+            if http.get("/health").status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError("the API did not become healthy in 30 s")
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    data = tmp_path_factory.mktemp("e2e")
+    server = EmbeddedRedis(data / "redis").start()
+    port = free_port()
+    env = {
+        **os.environ, "REDIS_URL": server.url, "HOST": "127.0.0.1", "PORT": str(port),
+        "DATA_DIR": str(data), "SWEEP_SECONDS": "2", "API_WORKERS": "2",
+    }
+    api = subprocess.Popen(
+        [sys.executable, "-m", "services.api.serve"], env=env, cwd=ROOT,
+        stdout=open(data / "api.log", "ab"), stderr=subprocess.STDOUT,
+    )
+    http = Http(f"http://127.0.0.1:{port}")
+    stack = Stack(http, redis.Redis.from_url(server.url), env, data)
+    try:
+        _wait_healthy(http, api, data)
+        for _ in range(2):
+            stack.start_worker()
+        yield stack
+    finally:
+        for process in (api, *stack.workers):
+            process.terminate()
+        for process in (api, *stack.workers):
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        server.stop()
