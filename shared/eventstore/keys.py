@@ -54,6 +54,21 @@ def match_tokens(match_id: str) -> str:
     return _match_key(match_id, "tokens")
 
 
+def player(player_id: str) -> str:
+    """A registered player (a hash: id, name); shares its hash tag with the player's scoreboard keys."""
+    return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:player"
+
+
+def player_name(name: str) -> str:
+    """Claims a player name, case-folded, so two players cannot share one (value: the player id)."""
+    return f"{PREFIX}:name:{name.casefold()}"
+
+
+def player_token(token_hash: str) -> str:
+    """Maps the SHA-256 of a bearer token to its player id (the token itself is never stored)."""
+    return f"{PREFIX}:token:{token_hash}"
+
+
 # SCAN MATCH patterns for the backstop sweeps (braces are literal in Redis globs).
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
@@ -65,3 +80,46 @@ def match_id_from_key(key: str | bytes) -> str:
     start = text.index("{m:") + 3
     end = text.index("}", start)
     return validate_match_id(text[start:end])
+
+
+# --- Read models (written by the projector, read by the API) -------------------------
+#
+# A match's views live in its own slot ({m:<id>}), beside its stream and mark, so one
+# script can write the views and clear the mark together. A player's scoreboard keys
+# share the player's hash tag ({p:<id>}). The lobby and scoreboard indexes are global
+# keys on purpose: they are only ever written by single commands, never in a script.
+
+LOBBY_STATUSES = ("waiting", "playing", "finished")
+SCOREBOARD = f"{PREFIX}:scoreboard"
+SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"
+
+
+class InvalidLobbyStatusError(ValueError):
+    """A lobby status other than waiting, playing or finished."""
+
+
+def match_views(match_id: str) -> str:
+    """The match's read models (a hash: version, A, B, spectator, summary)."""
+    return _match_key(match_id, "views")
+
+
+def lobby(status: str) -> str:
+    """The matches of one status (a sorted set: match id scored by creation time in ms)."""
+    if status not in LOBBY_STATUSES:
+        raise InvalidLobbyStatusError(f"invalid lobby status: {status!r}")
+    return f"{PREFIX}:lobby:{status}"
+
+
+def _player_key(player_id: str, what: str) -> str:
+    # Player ids obey the same alphabet as match ids (see ``player`` above).
+    return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:{what}"
+
+
+def player_results(player_id: str) -> str:
+    """What each finished match added to the player's totals (a hash: match id -> JSON)."""
+    return _player_key(player_id, "results")
+
+
+def player_totals(player_id: str) -> str:
+    """The player's scoreboard row (a hash: name, matches_played, matches_won, ...)."""
+    return _player_key(player_id, "totals")

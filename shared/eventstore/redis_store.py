@@ -19,11 +19,8 @@ sent as raw EVALSHA (falling back to EVAL on NOSCRIPT) because redis-py's
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
-
-from redis.exceptions import NoScriptError
 
 from shared.eventstore import keys
 from shared.eventstore.model import (
@@ -40,6 +37,7 @@ from shared.eventstore.model import (
     encode_data,
     system_clock,
 )
+from shared.eventstore.scripts import Script
 
 # KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash).
 # ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3] token key ('' for none),
@@ -89,23 +87,8 @@ return 0
 _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 
 
-class _Script:
-    """A Lua script run by SHA, loaded on demand; works on redis.Redis and RedisCluster."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.sha = hashlib.sha1(source.encode()).hexdigest()
-
-    def __call__(self, client: Any, script_keys: Sequence[str], args: Sequence[Any]) -> Any:
-        try:
-            return client.execute_command("EVALSHA", self.sha, len(script_keys), *script_keys, *args)
-        except NoScriptError:
-            # First use on this node (or after SCRIPT FLUSH / failover): EVAL loads it.
-            return client.execute_command("EVAL", self.source, len(script_keys), *script_keys, *args)
-
-
-_append = _Script(_APPEND_LUA)
-_mark_projected = _Script(_MARK_PROJECTED_LUA)
+_append = Script(_APPEND_LUA)
+_mark_projected = Script(_MARK_PROJECTED_LUA)
 
 
 def _text(value: bytes | str) -> str:

@@ -1,0 +1,168 @@
+"""The projector's jobs: catch one match's read models up with its event stream.
+
+``catch_up(match_id)`` is the RQ job the API enqueues after each append, and what the
+worker's sweep runs for matches whose job was lost. Every job folds *everything* new for
+its match (one job per event would cap throughput), and every write it makes is
+idempotent, so running a job twice, or two workers on one match at once, changes nothing:
+
+1. a finished match's results are recorded first (each counted once per player);
+2. on a status change, the match is listed under its new lobby status;
+3. the views, summary and checkpoint are written and the "unprojected" mark cleared, in
+   one script that never moves a match backwards;
+4. the lobby is settled on the stored summary (a slower worker may have relisted it).
+
+A crash before step 3 leaves the mark set, so the sweep redoes the whole job.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import redis
+
+from services.projector.projection import (
+    MatchReadModels, Projection, advance, read_models_of,
+)
+from shared.config import Config
+from shared.eventstore import RedisEventStore
+from shared.eventstore.keys import validate_match_id
+from shared.eventstore.model import EventStore
+from shared.readmodels import ReadModels
+
+PAGE_SIZE = 500  # events per read: a whole match in one round trip, bounded memory
+CACHE_SIZE = 1024  # matches whose fold a worker keeps between jobs
+
+
+class FoldCache:
+    """The latest projection of recently caught-up matches (LRU, thread-safe).
+
+    Lets a job fold only the events after what this process already folded. A miss just
+    replays the match from version 0 (matches are short). Only projections whose read
+    models were written are put here.
+    """
+
+    def __init__(self, capacity: int = CACHE_SIZE) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[str, Projection] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> Projection | None:
+        """The cached projection of the match, if any."""
+        with self._lock:
+            projection = self._entries.get(match_id)
+            if projection is not None:
+                self._entries.move_to_end(match_id)
+            return projection
+
+    def put(self, projection: Projection) -> None:
+        """Keep ``projection`` unless a further one of the same match is cached."""
+        with self._lock:
+            cached = self._entries.get(projection.match_id)
+            if cached is None or cached.version < projection.version:
+                self._entries[projection.match_id] = projection
+            self._entries.move_to_end(projection.match_id)
+            while len(self._entries) > self._capacity:
+                self._entries.popitem(last=False)
+
+
+@dataclass
+class ProjectorContext:
+    """What a job works with: the event store, the read models and the fold cache."""
+
+    store: EventStore
+    readmodels: ReadModels
+    cache: FoldCache = field(default_factory=FoldCache)
+    page_size: int = PAGE_SIZE
+
+    @classmethod
+    def from_config(cls, config: Config) -> ProjectorContext:
+        """Connect to the Redis of ``config`` (events and read models share it)."""
+        client = redis.Redis.from_url(config.redis_url)
+        return cls(RedisEventStore(client), ReadModels(client))
+
+
+_context: ProjectorContext | None = None
+_context_lock = threading.Lock()
+
+
+def use_context(context: ProjectorContext | None) -> None:
+    """Make ``context`` the one jobs of this process use; None: build it from the env again."""
+    global _context
+    with _context_lock:
+        _context = context
+
+
+def current_context() -> ProjectorContext:
+    """This process's context, connected on first use from ``Config.from_env()``."""
+    global _context
+    with _context_lock:
+        if _context is None:
+            _context = ProjectorContext.from_config(Config.from_env())
+        return _context
+
+
+def catch_up(match_id: str, context: ProjectorContext | None = None) -> int:
+    """Fold every event not yet folded into the match's read models; the version reached."""
+    ctx = context or current_context()
+    start = ctx.cache.get(match_id) or Projection(validate_match_id(match_id))
+    projection = fold_stream(ctx.store, start, ctx.page_size)
+    if projection.version == start.version:
+        # Nothing new since this process last wrote the match: only make sure no mark
+        # is left behind (compare-and-delete, so a newer append's mark survives).
+        ctx.store.mark_projected(match_id, projection.version)
+        return projection.version
+    publish(ctx.readmodels, projection, relist=projection.status is not start.status)
+    ctx.cache.put(projection)
+    return projection.version
+
+
+def rebuild_match(match_id: str, context: ProjectorContext | None = None) -> int:
+    """Fold the match from version 0, ignoring the cache, and rewrite its read models."""
+    ctx = context or current_context()
+    projection = fold_stream(ctx.store, Projection(validate_match_id(match_id)), ctx.page_size)
+    if projection.version:
+        publish(ctx.readmodels, projection, relist=True, replace_same_version=True)
+        ctx.cache.put(projection)
+    return projection.version
+
+
+def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:
+    """What the match's read models should be, folded from its stream (tests and audits)."""
+    return read_models_of(fold_stream(store, Projection(validate_match_id(match_id))))
+
+
+def fold_stream(store: EventStore, projection: Projection, page_size: int = PAGE_SIZE) -> Projection:
+    """Fold every stored event after ``projection.version``, reading page by page."""
+    while True:
+        page = store.read(projection.match_id, after=projection.version, limit=page_size)
+        projection = advance(projection, page)
+        if len(page) < page_size:
+            return projection
+
+
+def publish(
+    readmodels: ReadModels, projection: Projection, *, relist: bool,
+    replace_same_version: bool = False,
+) -> bool:
+    """Write the projection's read models in the crash-safe order; True if the views were written.
+
+    ``relist``: the match's status may have changed, so its lobby listing must follow.
+    """
+    match_id, created_at = projection.match_id, projection.created_at or 0
+    models = read_models_of(projection)
+    for result in models.results:
+        readmodels.record_result(
+            match_id, result.player_id, result.name, result.won,
+            result.rounds_won, result.points_for, result.points_against,
+        )
+    if relist:
+        readmodels.place_in_lobby(match_id, models.summary["status"], created_at)
+    wrote = readmodels.write_match(
+        match_id, models.version, models.views, models.summary,
+        replace_same_version=replace_same_version,
+    )
+    if relist:
+        readmodels.settle_lobby(match_id, created_at)
+    return wrote

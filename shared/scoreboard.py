@@ -1,0 +1,134 @@
+"""The scoreboard read model: per-player totals, each finished match counted exactly once.
+
+Layout (key names from :mod:`shared.eventstore.keys`):
+
+- ``truc:{p:<id>}:results`` - a hash: match id -> that match's contribution (JSON). It is
+  the "already counted" ledger: the totals move only when a contribution is newly set, in
+  the same script, so a retried or concurrent job can never count a match twice.
+- ``truc:{p:<id>}:totals`` - a hash: name, matches_played, matches_won, rounds_won,
+  points_for, points_against.
+- ``truc:scoreboard`` - a sorted set ranking every player. The member is
+  ``<name>\\x00<player id>`` and the score is ``-(matches_won * 2**32 + points difference)``,
+  so ZRANGE (ascending) orders by matches won desc, then points difference desc, then
+  name asc (byte order; ties on score are ordered by member). Exact while a player has
+  fewer than 2**21 wins and a points difference within +-2**31 (doubles hold 53 bits).
+  The score is SET from the totals, never incremented, so re-running is harmless.
+- ``truc:scoreboard:matches`` - a set of the finished matches counted (its size is the
+  scoreboard's version).
+
+The totals and the ranking live in different cluster slots, so they cannot change in one
+script: after setting a score we re-read the totals and set it again if they moved, so the
+last score written always matches the final totals even with concurrent workers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from shared.eventstore import keys
+from shared.eventstore.scripts import Script
+
+_COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")
+_WON_WEIGHT = 2**32
+_MAX_RANK_ATTEMPTS = 10
+
+# KEYS[1] the player's results, KEYS[2] the player's totals.
+# ARGV[1] match id, ARGV[2] contribution JSON, ARGV[3] name, ARGV[4] won (0/1),
+# ARGV[5] rounds won, ARGV[6] points for, ARGV[7] points against.
+# Returns 1 if the match was newly counted, 0 if it had been counted before.
+_RECORD_RESULT_LUA = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+  return 0
+end
+redis.call('HSETNX', KEYS[2], 'name', ARGV[3])
+redis.call('HINCRBY', KEYS[2], 'matches_played', 1)
+redis.call('HINCRBY', KEYS[2], 'matches_won', ARGV[4])
+redis.call('HINCRBY', KEYS[2], 'rounds_won', ARGV[5])
+redis.call('HINCRBY', KEYS[2], 'points_for', ARGV[6])
+redis.call('HINCRBY', KEYS[2], 'points_against', ARGV[7])
+return 1
+"""
+_record_result = Script(_RECORD_RESULT_LUA)
+
+
+def rank_score(matches_won: int, points_for: int, points_against: int) -> int:
+    """The sorted-set score of a row: lower ranks first (see the module docstring)."""
+    return -(matches_won * _WON_WEIGHT + (points_for - points_against))
+
+
+def rank_member(name: str, player_id: str) -> str:
+    """The sorted-set member of a player: ties on score sort by name, then id."""
+    return f"{name}\x00{player_id}"
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _row(player_id: str, totals: dict[Any, Any]) -> dict[str, Any]:
+    fields = {_text(name): value for name, value in totals.items()}
+    row: dict[str, Any] = {"id": player_id, "name": _text(fields.get("name", ""))}
+    row.update({counter: int(fields.get(counter, 0)) for counter in _COUNTERS})
+    return row
+
+
+class Scoreboard:
+    """Per-player totals and their ranking, on a Redis client (``decode_responses=False``)."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def record_result(
+        self, match_id: str, player_id: str, name: str, won: bool,
+        rounds_won: int, points_for: int, points_against: int,
+    ) -> bool:
+        """Count one finished match for one player, once; True if it was newly counted.
+
+        Safe to repeat and to run concurrently: the ranking and the set of counted
+        matches are (re)set from the totals whether or not this call counted anything,
+        which also repairs a call that crashed half way.
+        """
+        keys.validate_match_id(match_id)
+        contribution = orjson.dumps({
+            "won": bool(won), "rounds_won": rounds_won,
+            "points_for": points_for, "points_against": points_against,
+        })
+        args = [match_id, contribution, name, int(bool(won)), rounds_won, points_for, points_against]
+        script_keys = [keys.player_results(player_id), keys.player_totals(player_id)]
+        added = bool(int(_record_result(self._client, script_keys, args)))
+        self._rank(player_id)
+        self._client.sadd(keys.SCOREBOARD_MATCHES, match_id)
+        return added
+
+    def _rank(self, player_id: str) -> None:
+        """Set the player's ranking score from the totals, until it is seen to be current."""
+        totals_key = keys.player_totals(player_id)
+        totals = self._client.hgetall(totals_key)
+        for _ in range(_MAX_RANK_ATTEMPTS):
+            row = _row(player_id, totals)
+            score = rank_score(row["matches_won"], row["points_for"], row["points_against"])
+            self._client.zadd(keys.SCOREBOARD, {rank_member(row["name"], player_id): score})
+            current = self._client.hgetall(totals_key)
+            if current == totals:
+                return
+            totals = current  # another worker counted a match meanwhile: rank again
+
+    def scoreboard(self, limit: int = 50) -> dict[str, Any]:
+        """The top ``limit`` rows and the number of finished matches counted."""
+        # ZRANGE 0 -1 would mean "everything": a limit of 0 asks for no rows.
+        members = self._client.zrange(keys.SCOREBOARD, 0, limit - 1) if limit > 0 else []
+        player_ids = [_text(member).rsplit("\x00", 1)[1] for member in members]
+        pipe = self._client.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hgetall(keys.player_totals(player_id))
+        pipe.scard(keys.SCOREBOARD_MATCHES)
+        *all_totals, counted = pipe.execute()
+        players = [_row(pid, totals) for pid, totals in zip(player_ids, all_totals) if totals]
+        return {"players": players, "version": int(counted)}
+
+    def player_row(self, player_id: str) -> dict[str, Any] | None:
+        """The player's scoreboard row; None if no finished match of theirs was counted."""
+        totals = self._client.hgetall(keys.player_totals(player_id))
+        return _row(player_id, totals) if totals else None

@@ -1,0 +1,77 @@
+"""The pure projection: a fold of stored events gives the engine's views, summary and results."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.projector.projection import (
+    GapError, Projection, advance, player_results, read_models_of,
+)
+from shared.codec import encode
+from shared.eventstore.model import StoredEvent
+from shared.rules import Seat, Status, replay, view
+from shared.rules.events import RoundWon
+from tests.projector_support import random_match
+
+
+def stored(match_id: str, events: list, start_version: int = 1, at: int = 1000) -> list[StoredEvent]:
+    records = []
+    for offset, event in enumerate(events):
+        new = encode(event)
+        records.append(StoredEvent(match_id, start_version + offset, new.type, new.schema_version,
+                                   at + offset, dict(new.data)))
+    return records
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_folding_a_match_in_any_two_steps_gives_the_engine_views(seed: int) -> None:
+    events = random_match(seed, "m1")
+    records = stored("m1", events)
+    cut = seed * 7 % len(events)
+    projection = advance(advance(Projection("m1"), records[:cut]), records[cut:])
+    models = read_models_of(projection)
+    state = replay(events)
+    assert projection.version == models.version == len(events)
+    for audience, seat in (("A", Seat.A), ("B", Seat.B), ("spectator", None)):
+        assert models.views[audience] == {"id": "m1", "version": len(events), **view(state, seat)}
+
+
+def test_the_summary_tells_the_lobby_what_anyone_may_see() -> None:
+    events = random_match(3, "m1")
+    models = read_models_of(advance(Projection("m1"), stored("m1", events, at=1_767_225_600_000)))
+    spectator = models.views["spectator"]
+    assert models.summary == {
+        "id": "m1", "status": "finished", "version": len(events),
+        "players": {"A": {"id": "p1", "name": "alice"}, "B": {"id": "p2", "name": "bob"}},
+        "scores": spectator["scores"], "winner": spectator["winner"], "rules": spectator["rules"],
+        "custom": False, "created_at": "2026-01-01T00:00:00.000Z",
+    }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_results_count_the_rounds_and_points_each_seat_won(seed: int) -> None:
+    events = random_match(seed, "m1")
+    results = {r.player_id: r for r in player_results(advance(Projection("m1"), stored("m1", events)))}
+    rounds = [e for e in events if isinstance(e, RoundWon)]
+    alice, bob = results["p1"], results["p2"]
+    assert alice.rounds_won == sum(r.seat is Seat.A for r in rounds)
+    assert bob.rounds_won == sum(r.seat is Seat.B for r in rounds)
+    assert alice.points_for == bob.points_against == sum(r.points for r in rounds if r.seat is Seat.A)
+    assert bob.points_for == alice.points_against == sum(r.points for r in rounds if r.seat is Seat.B)
+    winner = replay(events).winner
+    assert (alice.won, bob.won) == (winner is Seat.A, winner is Seat.B)
+
+
+def test_an_unfinished_match_has_no_results_yet() -> None:
+    events = random_match(1, "m1")
+    projection = advance(Projection("m1"), stored("m1", events[:-1]))
+    assert projection.status is not Status.FINISHED
+    assert player_results(projection) == ()
+
+
+def test_a_gap_in_the_versions_is_refused() -> None:
+    records = stored("m1", random_match(1, "m1")[:5])
+    with pytest.raises(GapError):
+        advance(Projection("m1"), records[:2] + records[3:])
+    with pytest.raises(GapError):
+        advance(advance(Projection("m1"), records[:3]), records[2:])
