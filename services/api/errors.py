@@ -7,7 +7,7 @@ from flask import Flask, current_app
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
-from shared.rules import RuleError
+from shared.rules import RuleError, SetupError
 
 
 class ApiError(Exception):
@@ -69,6 +69,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def rule_error(error: RuleError):
         return {"error": error.code.value, "message": error.message}, 409
+
+    @app.errorhandler(SetupError)
+    def setup_error(error: SetupError):
+        return invalid(error.message, {error.field: [error.message]}).response()
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -20,12 +20,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-import redis
-
 from services.projector.projection import (
     MatchReadModels, Projection, advance, read_models_of,
 )
 from shared.config import Config
+from shared.connect import connect
 from shared.eventstore import RedisEventStore
 from shared.eventstore.keys import validate_match_id
 from shared.eventstore.model import EventStore
@@ -79,7 +78,7 @@ class ProjectorContext:
     @classmethod
     def from_config(cls, config: Config) -> ProjectorContext:
         """Connect to the Redis of ``config`` (events and read models share it)."""
-        client = redis.Redis.from_url(config.redis_url)
+        client = connect(config.redis_url)
         return cls(RedisEventStore(client), ReadModels(client))
 
 

@@ -18,6 +18,7 @@ from rq.exceptions import StopRequested
 from services.projector.jobs import ProjectorContext, catch_up, current_context
 from services.projector.queue import catch_up_queue
 from shared.config import Config
+from shared.connect import connect, wait_until_reachable
 
 # RQ 3 blocks on the queue for ``worker_ttl - 15`` seconds between maintenance checks.
 _RQ_DEQUEUE_MARGIN = 15
@@ -78,7 +79,7 @@ def build_worker(
     config: Config, connection: Any = None, context: ProjectorContext | None = None,
 ) -> ProjectorWorker:
     """A worker for ``config``'s queue; ``connection`` defaults to ``config.queue_url``."""
-    connection = connection or redis.Redis.from_url(config.queue_url)
+    connection = connection or connect(config.queue_url)
     return ProjectorWorker(
         [catch_up_queue(connection, config.queue_name)],
         connection=connection,
@@ -89,8 +90,11 @@ def build_worker(
 
 
 def main() -> None:
-    """Run one worker until SIGTERM/SIGINT."""
-    build_worker(Config.from_env()).work(logging_level="INFO")
+    """Run one worker until SIGTERM/SIGINT (started beside its Redis, it waits for it first)."""
+    config = Config.from_env()
+    wait_until_reachable(connect(config.redis_url))
+    wait_until_reachable(connect(config.queue_url))
+    build_worker(config).work(logging_level="INFO")
 
 
 if __name__ == "__main__":
