@@ -1,4 +1,4 @@
-"""JSON responses: orjson bytes, and the match view as the command side sees it."""
+"""JSON responses as orjson bytes; match views are built as the projector builds them."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +6,9 @@ from typing import Any
 import orjson
 from flask import Response
 
-from shared.rules import MatchState, Seat, view
+from services.projector.projection import match_view
+
+__all__ = ["json_response", "match_view", "raw_json_response"]
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -16,7 +18,3 @@ def json_response(body: Any, status: int = 200) -> Response:
 def raw_json_response(body: bytes, status: int = 200) -> Response:
     return Response(body, status=status, mimetype="application/json")
 
-
-def match_view(match_id: str, version: int, state: MatchState, seat: Seat | None) -> dict[str, Any]:
-    """The API's match view of ``state`` for ``seat`` (None: a spectator)."""
-    return {"id": match_id, "version": version, **view(state, seat)}

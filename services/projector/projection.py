@@ -96,18 +96,19 @@ def _tally(projection: Projection, event: Event) -> Projection:
     )
 
 
+def match_view(match_id: str, version: int, state: MatchState, seat: Seat | None) -> dict[str, Any]:
+    """The API's match view: what ``seat`` (None: a spectator) may see, with the id and version."""
+    return {"id": match_id, "version": version, **view(state, seat)}
+
+
 def match_views(projection: Projection) -> dict[str, dict[str, Any]]:
-    """The views of seat A, seat B and a spectator, each with the match id and version."""
-    state = projection.state
+    """The views of seat A, seat B and a spectator."""
+    p = projection
     return {
-        "A": _stamped(projection, view(state, Seat.A)),
-        "B": _stamped(projection, view(state, Seat.B)),
-        "spectator": _stamped(projection, view(state, None)),
+        "A": match_view(p.match_id, p.version, p.state, Seat.A),
+        "B": match_view(p.match_id, p.version, p.state, Seat.B),
+        "spectator": match_view(p.match_id, p.version, p.state, None),
     }
-
-
-def _stamped(projection: Projection, shown: dict[str, Any]) -> dict[str, Any]:
-    return {"id": projection.match_id, "version": projection.version, **shown}
 
 
 def summary(projection: Projection, spectator_view: dict[str, Any] | None = None) -> dict[str, Any]:
