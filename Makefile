@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test run bench clean
+.PHONY: install test lint run bench clean
 
 install: $(STAMP)
 
@@ -17,6 +17,9 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check shared services tests bench
 
 # Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
 # gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.

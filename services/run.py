@@ -33,7 +33,8 @@ def main() -> None:
     config.data_dir.mkdir(parents=True, exist_ok=True)
     path = config.data_dir / "Procfile"
     path.write_text(procfile(config))
-    where = "embedded redis-server, AOF in " + str(config.data_dir / "redis") if config.embedded_redis else config.redis_url
+    redis_dir = config.data_dir / "redis"
+    where = f"embedded redis-server, AOF in {redis_dir}" if config.embedded_redis else config.redis_url
     print(f"Le Truc: http://{config.host}:{config.port}/  (API docs: /docs; Redis: {where}; "
           f"{config.workers} projector workers; Ctrl-C stops everything)", flush=True)
     # Every process inherits the resolved settings, whatever its working directory.

@@ -13,7 +13,8 @@ from dataclasses import fields
 from functools import cache
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields as mf, post_load
+from marshmallow import Schema, ValidationError, post_load
+from marshmallow import fields as mf
 
 from shared.eventstore.model import NewEvent, StoredEvent
 from shared.rules import EVENT_TYPES, Event, RoundEnd, Rules, Seat

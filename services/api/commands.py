@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 from flask import Response, request, url_for
-from .validation import ApiBlueprint
 
 from shared.eventstore.schema import event_to_json
 from shared.redaction import redact
@@ -16,6 +15,7 @@ from .game import Recorded
 from .players import NameTakenError
 from .rendering import json_response, match_view
 from .schemas import ActionResultSchema, ActionSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
+from .validation import ApiBlueprint
 
 blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
 

@@ -20,7 +20,16 @@ import orjson
 from shared.codec import decode, encode
 from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError, EventStore, StoredEvent
 from shared.rules import (
-    INITIAL, CreateMatch, Event, JoinMatch, MatchState, Seat, Status, command_for, decide, evolve,
+    INITIAL,
+    CreateMatch,
+    Event,
+    JoinMatch,
+    MatchState,
+    Seat,
+    Status,
+    command_for,
+    decide,
+    evolve,
 )
 
 from .errors import ApiError, not_found

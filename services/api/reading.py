@@ -4,7 +4,6 @@ from __future__ import annotations
 import time
 
 from flask import Response
-from .validation import ApiBlueprint
 
 from shared.eventstore.keys import InvalidMatchIdError, validate_match_id
 
@@ -13,6 +12,7 @@ from .context import services
 from .errors import not_found
 from .rendering import json_response, match_view, raw_json_response
 from .schemas import LobbyQuerySchema, ScoreboardQuerySchema, ScoreboardSchema, ScoreRowSchema, ViewQuerySchema
+from .validation import ApiBlueprint
 
 blp = ApiBlueprint("reading", __name__, description="Match views, the lobby, the scoreboard and health.")
 

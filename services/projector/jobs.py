@@ -21,7 +21,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from services.projector.projection import (
-    MatchReadModels, Projection, advance, read_models_of,
+    MatchReadModels,
+    Projection,
+    advance,
+    read_models_of,
 )
 from shared.config import Config
 from shared.connect import connect

@@ -7,8 +7,8 @@ from collections.abc import Iterator, Sequence
 
 from shared.eventstore.keys import validate_match_id
 from shared.eventstore.model import (
-    Clock,
     AppendToken,
+    Clock,
     ConcurrencyError,
     DuplicateAppendError,
     NewEvent,

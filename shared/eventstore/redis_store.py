@@ -24,8 +24,8 @@ from typing import Any
 
 from shared.eventstore import keys
 from shared.eventstore.model import (
-    Clock,
     AppendToken,
+    Clock,
     ConcurrencyError,
     DuplicateAppendError,
     NewEvent,

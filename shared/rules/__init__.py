@@ -5,10 +5,30 @@
 ``legal_actions(state, seat)`` lists what ``decide`` accepts; ``view(state, seat)``
 is what one seat may see.
 """
-from .cards import DECK, RANKS, SUITS, InvalidCardError, InvalidDeckError, parse_card, parse_deck, shuffled_deck, strength
+from .cards import (
+    DECK,
+    RANKS,
+    SUITS,
+    InvalidCardError,
+    InvalidDeckError,
+    parse_card,
+    parse_deck,
+    shuffled_deck,
+    strength,
+)
 from .commands import (
-    ACTIONS, Accept, CreateMatch, DeclareRemainder, Fold, JoinMatch, PlayCard, PlayerAction,
-    ProposeRedeal, Raise, Reject, command_for,
+    ACTIONS,
+    Accept,
+    CreateMatch,
+    DeclareRemainder,
+    Fold,
+    JoinMatch,
+    PlayCard,
+    PlayerAction,
+    ProposeRedeal,
+    Raise,
+    Reject,
+    command_for,
 )
 from .decide import Command, decide
 from .errors import RuleCode, RuleError, SetupError

@@ -2,7 +2,14 @@
 from __future__ import annotations
 
 from .commands import (
-    Accept, DeclareRemainder, Fold, PlayCard, PlayerAction, ProposeRedeal, Raise, Reject,
+    Accept,
+    DeclareRemainder,
+    Fold,
+    PlayCard,
+    PlayerAction,
+    ProposeRedeal,
+    Raise,
+    Reject,
 )
 from .errors import RuleCode, RuleError
 from .state import MatchState, QuestionKind, RoundState, Status

@@ -9,8 +9,16 @@ from . import scoring
 from .cards import InvalidCardError, InvalidDeckError, parse_deck, shuffled_deck, split_deal
 from .check import refusal
 from .commands import (
-    Accept, CreateMatch, DeclareRemainder, Fold, JoinMatch, PlayCard, PlayerAction, ProposeRedeal,
-    Raise, Reject,
+    Accept,
+    CreateMatch,
+    DeclareRemainder,
+    Fold,
+    JoinMatch,
+    PlayCard,
+    PlayerAction,
+    ProposeRedeal,
+    Raise,
+    Reject,
 )
 from .errors import RuleCode, RuleError, SetupError
 from .evolve import evolve, replay

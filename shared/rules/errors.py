@@ -1,10 +1,10 @@
 """Refusals: a stable machine code and a sentence a player understands (R27)."""
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class RuleCode(str, Enum):
+class RuleCode(StrEnum):
     """R27 codes in precedence order (the first that applies is the answer), then seating codes."""
 
     MATCH_OVER = "MATCH_OVER"

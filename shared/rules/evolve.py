@@ -6,8 +6,16 @@ from dataclasses import replace
 
 from . import events as ev
 from .state import (
-    INITIAL, MatchState, Player, Question, QuestionKind, RoundState, RoundSummary, Status,
-    Trick, with_seat,
+    INITIAL,
+    MatchState,
+    Player,
+    Question,
+    QuestionKind,
+    RoundState,
+    RoundSummary,
+    Status,
+    Trick,
+    with_seat,
 )
 
 

@@ -3,7 +3,14 @@ from __future__ import annotations
 
 from .check import refusal
 from .commands import (
-    Accept, DeclareRemainder, Fold, PlayCard, PlayerAction, ProposeRedeal, Raise, Reject,
+    Accept,
+    DeclareRemainder,
+    Fold,
+    PlayCard,
+    PlayerAction,
+    ProposeRedeal,
+    Raise,
+    Reject,
 )
 from .state import MatchState, Seat
 

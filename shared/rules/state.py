@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from .variants import Rules
 
 
-class Seat(str, Enum):
+class Seat(StrEnum):
     A = "A"
     B = "B"
 
@@ -23,20 +23,20 @@ class Seat(str, Enum):
 SEATS = (Seat.A, Seat.B)
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     NEW = "new"  # nothing recorded yet
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
 
 
-class QuestionKind(str, Enum):
+class QuestionKind(StrEnum):
     RAISE = "raise"
     REMAINDER = "remainder"
     REDEAL = "redeal"
 
 
-class RoundEnd(str, Enum):
+class RoundEnd(StrEnum):
     """Why a round ended."""
 
     TRICKS = "tricks"

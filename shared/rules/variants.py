@@ -3,21 +3,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 
-class RaiseLadder(str, Enum):
+class RaiseLadder(StrEnum):
     SEED = "seed"  # 1, 2, 6, 8, 10, ... (R16, the source text)
     EVEN = "even"  # 1, 2, 4, 6, 8, ...
 
 
-class RemainderReject(str, Enum):
+class RemainderReject(StrEnum):
     MATCH = "match"  # the declarer wins the match (R18)
     PREVIOUS_VALUE = "previous_value"  # the declarer scores v
 
 
-class RedealProposer(str, Enum):
+class RedealProposer(StrEnum):
     EITHER = "either"
     NON_DEALER = "non_dealer"
 

@@ -48,11 +48,13 @@ def test_racing_clients_get_exactly_one_action_accepted_per_version(stack):
             break
         version = spectator["version"]
         # Every seat fires every legal action at once, all claiming the same version.
-        shots = [(seat, act) for seat, p in seats.items() for act in view(stack, match_id, p.token, version)["legal_actions"]]
-        results = []
+        shots = [
+            (seat, act) for seat, p in seats.items() for act in view(stack, match_id, p.token, version)["legal_actions"]
+        ]
+        results: list[int] = []
         barrier = threading.Barrier(len(shots))
 
-        def fire(seat, action):
+        def fire(seat, action, version=version, barrier=barrier, results=results):
             barrier.wait()
             reply = stack.http.post(f"/matches/{match_id}/actions", action, token=seats[seat].token,
                                     headers={"If-Match": f'"{version}"'})

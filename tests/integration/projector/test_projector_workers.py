@@ -22,7 +22,10 @@ from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from tests.projector_support import (
-    append_in_batches, random_match, read_model_snapshot, wipe_read_models,
+    append_in_batches,
+    random_match,
+    read_model_snapshot,
+    wipe_read_models,
 )
 
 REPO = Path(__file__).resolve().parents[3]

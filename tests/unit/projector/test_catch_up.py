@@ -18,7 +18,10 @@ from shared.readmodels import ReadModels
 from shared.rules import Seat, replay, view
 from shared.rules.events import Event
 from tests.projector_support import (
-    append_in_batches, random_match, read_model_snapshot, wipe_read_models,
+    append_in_batches,
+    random_match,
+    read_model_snapshot,
+    wipe_read_models,
 )
 
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]

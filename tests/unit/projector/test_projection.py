@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from services.projector.projection import (
-    GapError, Projection, advance, player_results, read_models_of,
+    GapError,
+    Projection,
+    advance,
+    player_results,
+    read_models_of,
 )
 from shared.codec import encode
 from shared.eventstore.model import StoredEvent

@@ -9,7 +9,11 @@ from rq import SimpleWorker
 
 from services.projector.jobs import ProjectorContext, fresh_views
 from services.projector.queue import (
-    CATCH_UP_JOB, FAILURE_TTL_SECONDS, JOB_TIMEOUT_SECONDS, catch_up_queue, enqueue_catch_up,
+    CATCH_UP_JOB,
+    FAILURE_TTL_SECONDS,
+    JOB_TIMEOUT_SECONDS,
+    catch_up_queue,
+    enqueue_catch_up,
 )
 from services.projector.worker import build_worker
 from shared.config import Config

@@ -4,8 +4,21 @@ from __future__ import annotations
 import random
 
 from shared.rules import (
-    DECK, Accept, CreateMatch, DeclareRemainder, Fold, JoinMatch, MatchState, PlayCard,
-    ProposeRedeal, Raise, Reject, Rules, Seat, decide, replay,
+    DECK,
+    Accept,
+    CreateMatch,
+    DeclareRemainder,
+    Fold,
+    JoinMatch,
+    MatchState,
+    PlayCard,
+    ProposeRedeal,
+    Raise,
+    Reject,
+    Rules,
+    Seat,
+    decide,
+    replay,
 )
 from shared.rules.commands import PlayerAction
 from shared.rules.events import Event

@@ -7,8 +7,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.rules import (
-    ACTIONS, DECK, SEATS, PlayCard, RuleError, Rules, Seat, command_for, decide, legal_actions,
-    replay, view,
+    ACTIONS,
+    DECK,
+    SEATS,
+    PlayCard,
+    RuleError,
+    Rules,
+    Seat,
+    command_for,
+    decide,
+    legal_actions,
+    replay,
+    view,
 )
 from shared.rules.playthrough import play_random_match
 

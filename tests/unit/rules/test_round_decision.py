@@ -35,7 +35,8 @@ def test_round_ends_exactly_when_r20_decides_it(sequence, winner):
     for i, outcome in enumerate(sequence):
         leader = state.round.turn
         cards = dict(zip("AB", _CARDS[i][outcome]))
-        state, events = run(state, f"{leader.value} {cards[leader.value]}", f"{leader.other.value} {cards[leader.other.value]}")
+        follower = leader.other
+        state, events = run(state, f"{leader.value} {cards[leader.value]}", f"{follower.value} {cards[follower.value]}")
         recorded += events
         ended = [e for e in recorded if isinstance(e, (ev.RoundWon, ev.RoundVoid))]
         assert bool(ended) == (i == len(sequence) - 1), f"round must end after trick {len(sequence)}"
