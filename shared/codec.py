@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from functools import cache
 from typing import Any
 
@@ -65,6 +65,7 @@ def _cards() -> mf.Field:
 
 _FIELD_FOR: dict[Any, Callable[[], mf.Field]] = {
     str: mf.String,
+    str | None: lambda: mf.String(allow_none=True),
     int: lambda: mf.Integer(strict=True),
     bool: mf.Boolean,
     Seat: lambda: mf.Enum(Seat, by_value=True),
@@ -82,8 +83,9 @@ def schema_for(kind: type[Event]) -> Schema:
     """The marshmallow schema of one event type, derived from the dataclass's fields."""
     hints = typing.get_type_hints(kind)
     declared = {f.name: _FIELD_FOR[hints[f.name]]() for f in fields(kind)}
-    for field in declared.values():
-        field.required = True
+    for f in fields(kind):
+        # A field added later has a default: events recorded before it still load.
+        declared[f.name].required = f.default is MISSING
 
     class EventSchema(Schema):
         @post_load

@@ -13,11 +13,13 @@ from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from shared.seeds import SeedVault
 
 from . import commands, errors, reading
 from .context import Services
 from .game import MatchService
 from .players import PlayerRegistry
+from .validation import IdConverter, id_param_schema
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -47,11 +49,14 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
     store = RedisEventStore(client)
+    matches = MatchService(store, notify, SeedVault(client))
     app.extensions["truc"] = Services(
-        redis=client, store=store, players=PlayerRegistry(client), matches=MatchService(store, notify),
+        redis=client, store=store, players=PlayerRegistry(client), matches=matches,
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
     )
+    app.url_map.converters["id"] = IdConverter
     api = Api(app)
+    api.register_converter(IdConverter, id_param_schema)
     errors.register(app)
     api.register_blueprint(commands.blp)
     api.register_blueprint(reading.blp)

@@ -45,14 +45,14 @@ def create_match(options: dict) -> Response:
     return response
 
 
-@blp.route("/matches/<match_id>/join", methods=["POST"])
+@blp.route("/matches/<id:match_id>/join", methods=["POST"])
 @blp.response(200)
 def join_match(match_id: str) -> Response:
     """Take seat B; round 1 is dealt at once."""
     return _view_of(services().matches.join(match_id, required_player()), 200)
 
 
-@blp.route("/matches/<match_id>/actions", methods=["POST"])
+@blp.route("/matches/<id:match_id>/actions", methods=["POST"])
 @blp.arguments(ActionSchema)
 @blp.response(200, ActionResultSchema)
 def act(action: dict, match_id: str) -> Response:

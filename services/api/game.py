@@ -18,19 +18,30 @@ from typing import Any
 import orjson
 
 from shared.codec import decode, encode
-from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError, EventStore, StoredEvent
+from shared.eventstore import (
+    AppendToken,
+    ConcurrencyError,
+    DuplicateAppendError,
+    EventStore,
+    StoredEvent,
+    TokenRecord,
+)
 from shared.rules import (
     INITIAL,
     CreateMatch,
     Event,
     JoinMatch,
     MatchState,
+    RuleCode,
+    RuleError,
     Seat,
     Status,
     command_for,
     decide,
     evolve,
 )
+from shared.rules.chance import Chance, RandomChance, SeededChance
+from shared.seeds import Seeds
 
 from .errors import ApiError, not_found
 from .players import Player
@@ -74,11 +85,25 @@ class StateCache:
 
 
 class MatchService:
-    def __init__(self, store: EventStore, notify: Callable[[str], None], cache: StateCache | None = None) -> None:
+    def __init__(
+        self, store: EventStore, notify: Callable[[str], None], seeds: Seeds, cache: StateCache | None = None,
+    ) -> None:
         self._store = store
         self._notify = notify  # enqueues the projector's catch-up job
+        self._seeds = seeds
         self._cache = cache or StateCache()
-        self._rng = secrets.SystemRandom()
+        self._chances: dict[str, Chance] = {}  # seeds never change: read each once
+
+    def _chance(self, match_id: str) -> Chance:
+        """The match's seeded chance: every deal of the match is derived from its seed."""
+        chance = self._chances.get(match_id)
+        if chance is None:
+            seed = self._seeds.get(match_id)
+            chance = SeededChance(seed) if seed else RandomChance(secrets.SystemRandom())
+            if len(self._chances) > 16_384:
+                self._chances.clear()
+            self._chances[match_id] = chance
+        return chance
 
     def load(self, match_id: str) -> tuple[int, MatchState]:
         """The match's latest version and state."""
@@ -91,13 +116,15 @@ class MatchService:
     def create(self, player: Player, options: Mapping[str, Any]) -> Recorded:
         match_id = secrets.token_urlsafe(9)
         command = CreateMatch(match_id, player.id, player.name, **options)
-        events = decide(INITIAL, command, self._rng)
+        chance = SeededChance.new()
+        events = decide(INITIAL, command, chance)
+        self._seeds.put(match_id, chance.seed)  # before the match exists: it deals from it
         return self._record(match_id, 0, INITIAL, events, None, Seat.A)
 
     def join(self, match_id: str, player: Player) -> Recorded:
         for _ in range(_RETRIES):
             version, state = self._existing(match_id)
-            events = decide(state, JoinMatch(player.id, player.name), self._rng)
+            events = decide(state, JoinMatch(player.id, player.name), self._chance(match_id))
             try:
                 return self._record(match_id, version, state, events, None, Seat.B)
             except ConcurrencyError:
@@ -119,7 +146,10 @@ class MatchService:
                 return self._replayed(match_id, seat, token, earlier)
             if if_match is not None and if_match != version:
                 raise _stale(if_match, version)
-            events = decide(state, command_for(seat, action), self._rng)
+            try:
+                events = decide(state, command_for(seat, action), self._chance(match_id))
+            except RuleError as refusal:
+                raise self._remembered(match_id, seat, token, refusal) from None
             try:
                 return self._record(match_id, version, state, events, token, seat)
             except ConcurrencyError as conflict:
@@ -147,12 +177,29 @@ class MatchService:
         self._cache.put(match_id, new_version, state)
         return Recorded(match_id, new_version, state, stored, seat)
 
-    def _replayed(self, match_id: str, seat: Seat, token: AppendToken, earlier) -> Recorded:
-        """The first response of an idempotent retry, rebuilt from the events it recorded."""
+    def _remembered(self, match_id: str, seat: Seat, token: AppendToken | None, refusal: RuleError) -> Exception:
+        """The refusal to raise, remembered under the request's token so a retry gets it too."""
+        if token is None:
+            return refusal
+        answer = orjson.dumps({"code": refusal.code.value, "message": refusal.message}).decode()
+        earlier = self._store.remember_refusal(match_id, token, answer)
+        if earlier is None:
+            return refusal
+        try:  # the same key raced itself and the other request answered first
+            self._replayed(match_id, seat, token, earlier)
+        except (ApiError, RuleError) as first_answer:
+            return first_answer
+        return ApiError(409, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key is already in use; retry it.")
+
+    def _replayed(self, match_id: str, seat: Seat, token: AppendToken, earlier: TokenRecord) -> Recorded:
+        """The first response of an idempotent retry: its events, or its refusal again."""
         if earlier.fingerprint != token.fingerprint:
             raise ApiError(
                 422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with another request.",
             )
+        if earlier.refusal is not None:
+            answer = orjson.loads(earlier.refusal)
+            raise RuleError(RuleCode(answer["code"]), answer["message"])
         first, last = earlier.first_version, earlier.last_version
         stored = self._store.read(match_id, after=first - 1, limit=last - first + 1)
         version, state = self.load(match_id)

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import time
 
+import orjson
 from flask import Response
-
-from shared.eventstore.keys import InvalidMatchIdError, validate_match_id
 
 from .auth import optional_player
 from .context import services
@@ -19,14 +18,13 @@ blp = ApiBlueprint("reading", __name__, description="Match views, the lobby, the
 _FIRST_PROJECTION_WAIT = 1.0  # a match created a moment ago may not be projected yet
 
 
-@blp.route("/matches/<match_id>", methods=["GET"])
+@blp.route("/matches/<id:match_id>", methods=["GET"])
 @blp.arguments(ViewQuerySchema, location="query")
 @blp.response(200)
 def get_match(query: dict, match_id: str) -> Response:
     """The match as the caller may see it; `min_version` + `wait` wait for a version (read-your-writes)."""
     ctx = services()
     player = optional_player()
-    _check_id(match_id)
     models = ctx.read_models
     projected = models.projected_version(match_id)
     if projected == 0 and ctx.store.version(match_id) == 0:
@@ -45,7 +43,8 @@ def get_match(query: dict, match_id: str) -> Response:
             audience = seat
     body = models.view_json(match_id, audience)
     response = raw_json_response(body)
-    response.headers["ETag"] = f'"{summary["version"]}"'
+    # From the body served: a projector write may land between the two reads above.
+    response.headers["ETag"] = f'"{orjson.loads(body)["version"]}"'
     return response
 
 
@@ -58,13 +57,6 @@ def _from_the_stream(match_id: str, player) -> Response:
     response = json_response(match_view(match_id, version, state, seat))
     response.headers["ETag"] = f'"{version}"'
     return response
-
-
-def _check_id(match_id: str) -> None:
-    try:
-        validate_match_id(match_id)
-    except InvalidMatchIdError:
-        raise not_found() from None
 
 
 @blp.route("/matches", methods=["GET"])
@@ -83,7 +75,7 @@ def scoreboard(query: dict):
     return services().read_models.scoreboard(query["limit"])
 
 
-@blp.route("/players/<player_id>", methods=["GET"])
+@blp.route("/players/<id:player_id>", methods=["GET"])
 @blp.response(200, ScoreRowSchema)
 def player_row(player_id: str):
     """One player's scoreboard row (zeros before their first finished match)."""

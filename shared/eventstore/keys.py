@@ -54,6 +54,11 @@ def match_tokens(match_id: str) -> str:
     return _match_key(match_id, "tokens")
 
 
+def match_seed(match_id: str) -> str:
+    """The secret seed behind the match's shuffled deals (outside the stream until revealed)."""
+    return _match_key(match_id, "seed")
+
+
 def player(player_id: str) -> str:
     """A registered player (a hash: id, name); shares its hash tag with the player's scoreboard keys."""
     return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:player"

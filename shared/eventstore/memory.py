@@ -60,6 +60,15 @@ class InMemoryEventStore:
                 self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, first, len(stream))
             return len(stream)
 
+    def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
+        """Claim ``token`` for a refused request; the record that was there first, if any."""
+        validate_match_id(match_id)
+        with self._lock:
+            earlier = self._tokens.get((match_id, token.key))
+            if earlier is None:
+                self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, 0, 0, refusal)
+            return earlier
+
     def token(self, match_id: str, key: str) -> TokenRecord | None:
         """What the append with token ``key`` recorded in this match, if any."""
         validate_match_id(match_id)

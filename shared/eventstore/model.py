@@ -62,20 +62,26 @@ class AppendToken:
 
 @dataclass(frozen=True, slots=True)
 class TokenRecord:
-    """What an earlier append with a token recorded: its fingerprint and versions."""
+    """What the first request with a token got: the versions it appended, or its refusal.
+
+    A refusal (``refusal`` set, versions 0) is remembered too, so that a retry of a refused
+    request is refused the same way instead of acting on a state that moved on.
+    """
 
     fingerprint: str
     first_version: int
     last_version: int
+    refusal: str | None = None  # the refusal answered, as the caller serialised it
 
     def encode(self) -> str:
-        return f"{self.first_version} {self.last_version} {self.fingerprint}"
+        text = f"{self.first_version} {self.last_version} {self.fingerprint}"
+        return text if self.refusal is None else f"{text} {self.refusal}"
 
     @classmethod
     def decode(cls, raw: bytes | str) -> TokenRecord:
         text = raw.decode() if isinstance(raw, bytes) else raw
-        first, last, fingerprint = text.split(" ", 2)
-        return cls(fingerprint, int(first), int(last))
+        first, last, fingerprint, *refusal = text.split(" ", 3)
+        return cls(fingerprint, int(first), int(last), refusal[0] if refusal else None)
 
 
 class DuplicateAppendError(EventStoreError):
@@ -154,6 +160,10 @@ class EventStore(Protocol):
 
     def token(self, match_id: str, key: str) -> TokenRecord | None:
         """What the append with token ``key`` recorded in this match, if any."""
+        ...
+
+    def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
+        """Claim ``token`` for a refused request; the record that was there first, if any."""
         ...
 
     def read(

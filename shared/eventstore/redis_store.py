@@ -143,6 +143,14 @@ class RedisEventStore:
             raise ConcurrencyError(expected_version, int(value), match_id)
         return int(value)
 
+    def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
+        """Claim ``token`` for a refused request; the record that was there first, if any."""
+        record = TokenRecord(token.fingerprint, 0, 0, refusal)
+        tokens = keys.match_tokens(match_id)
+        if self._client.hsetnx(tokens, token.key, record.encode()):
+            return None
+        return TokenRecord.decode(self._client.hget(tokens, token.key))
+
     def token(self, match_id: str, key: str) -> TokenRecord | None:
         """What the append with token ``key`` recorded in this match, if any."""
         raw = self._client.hget(keys.match_tokens(match_id), key)

@@ -16,7 +16,7 @@ class CreateMatch:
     creator_name: str
     rules: Rules = Rules()
     first_dealer: Seat | None = None  # None: drawn from the randomness passed to decide
-    start_scores: tuple[int, int] = (0, 0)
+    start_scores: tuple[int, int] | None = None  # given at all: the match is custom
     decks: tuple[tuple[str, ...], ...] = ()
 
 

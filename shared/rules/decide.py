@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from . import events as ev
 from . import scoring
-from .cards import InvalidCardError, InvalidDeckError, parse_deck, shuffled_deck, split_deal
+from .cards import InvalidCardError, InvalidDeckError, parse_deck, split_deal
+from .chance import Chance, as_chance
 from .check import refusal
 from .commands import (
     Accept,
@@ -27,43 +28,46 @@ from .state import MatchState, QuestionKind, Seat, Status, with_seat
 Command = CreateMatch | JoinMatch | PlayerAction
 
 
-def decide(state: MatchState, command: Command, rng: random.Random | None = None) -> list[ev.Event]:
+def decide(state: MatchState, command: Command, chance: Chance | random.Random | None = None) -> list[ev.Event]:
     """The events ``command`` records, or a RuleError (nothing recorded).
 
-    ``rng`` is the randomness for any deal the command triggers (a new round) beyond the
-    match's fixture decks; the engine draws nothing itself.
+    ``chance`` is where any deal the command triggers (a new round beyond the match's
+    fixture decks) comes from, and a drawn first dealer; the engine draws nothing itself.
     """
+    chance = as_chance(chance)
     if isinstance(command, CreateMatch):
-        return [_create(state, command, rng)]
+        return [_create(state, command, chance)]
     if isinstance(command, JoinMatch):
-        return _join(state, command, rng)
+        return _join(state, command, chance)
     error = refusal(state, command)
     if error is not None:
         raise error
-    return _ACTIONS[type(command)](state, command, rng)
+    return _ACTIONS[type(command)](state, command, chance)
 
 
-def _create(state: MatchState, command: CreateMatch, rng: random.Random | None) -> ev.MatchCreated:
+def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> ev.MatchCreated:
     if state.status is not Status.NEW:
         raise RuleError(RuleCode.MATCH_EXISTS, "This match already exists.")
     target = command.rules.target
-    if len(command.start_scores) != 2 or any(
-        isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < target for s in command.start_scores
+    start_scores = (0, 0) if command.start_scores is None else tuple(command.start_scores)
+    if len(start_scores) != 2 or any(
+        isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < target for s in start_scores
     ):
         raise SetupError("start_scores", f"Start scores must be two whole numbers from 0 to {target - 1}.")
     try:
         decks = tuple(parse_deck(deck) for deck in command.decks)
     except (InvalidCardError, InvalidDeckError) as error:
         raise SetupError("decks", str(error)) from None
-    first_dealer = command.first_dealer or _need(rng).choice((Seat.A, Seat.B))
+    first_dealer = command.first_dealer or _need(chance).first_dealer()
     return ev.MatchCreated(
         match_id=command.match_id, creator_id=command.creator_id, creator_name=command.creator_name,
-        rules=command.rules, first_dealer=first_dealer, start_scores=tuple(command.start_scores),
-        decks=decks, custom=bool(decks) or tuple(command.start_scores) != (0, 0),
+        rules=command.rules, first_dealer=first_dealer, start_scores=start_scores,
+        decks=decks, custom=bool(decks) or command.start_scores is not None,
+        seed_commitment=chance.commitment if chance else None,
     )
 
 
-def _join(state: MatchState, command: JoinMatch, rng: random.Random | None) -> list[ev.Event]:
+def _join(state: MatchState, command: JoinMatch, chance: Chance | None) -> list[ev.Event]:
     if state.status is Status.NEW:
         raise RuleError(RuleCode.NO_MATCH, "There is no such match.")
     if state.seat_of(command.player_id) is not None:
@@ -71,13 +75,13 @@ def _join(state: MatchState, command: JoinMatch, rng: random.Random | None) -> l
     if state.status is not Status.WAITING:
         raise RuleError(RuleCode.MATCH_FULL, "Both seats of this match are taken.")
     joined = ev.PlayerJoined(Seat.B, command.player_id, command.player_name)
-    return [joined, _deal(evolve(state, joined), state.first_dealer, rng)]
+    return [joined, _deal(evolve(state, joined), state.first_dealer, chance)]
 
 
-def _deal(state: MatchState, dealer: Seat, rng: random.Random | None) -> ev.RoundDealt:
-    """Deal the next round (R6) from its fixture deck, or a shuffle drawn from ``rng``."""
+def _deal(state: MatchState, dealer: Seat, chance: Chance | None) -> ev.RoundDealt:
+    """Deal the next round (R6) from its fixture deck, or from ``chance``."""
     number = state.rounds_dealt + 1
-    deck = state.decks[number - 1] if number <= len(state.decks) else shuffled_deck(_need(rng))
+    deck = state.decks[number - 1] if number <= len(state.decks) else _need(chance).deck(number)
     hands, stock = _hands(dealer, deck)
     return ev.RoundDealt(round=number, dealer=dealer, hands=hands, stock=stock)
 
@@ -89,13 +93,13 @@ def _hands(dealer: Seat, cards: tuple[str, ...]) -> tuple[ev.Hands, tuple[str, .
     return hands, rest
 
 
-def _need(rng: random.Random | None) -> random.Random:
-    if rng is None:
-        raise ValueError("this command deals cards: pass the randomness (rng) to decide")
-    return rng
+def _need(chance: Chance | None) -> Chance:
+    if chance is None:
+        raise ValueError("this command deals cards: pass the chance to decide")
+    return chance
 
 
-def _end_round(state: MatchState, award: scoring.Award | None, rng: random.Random | None) -> list[ev.Event]:
+def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | None) -> list[ev.Event]:
     """Close the round (R21-R23): score it, then either the match is won or the next round is dealt."""
     rnd = state.round
     if award is None:
@@ -106,11 +110,11 @@ def _end_round(state: MatchState, award: scoring.Award | None, rng: random.Rando
         closing = ev.RoundWon(rnd.number, award.seat, award.points, award.reason, scores)
     leader = max((Seat.A, Seat.B), key=lambda seat: scores[seat.index])
     if scores[leader.index] >= state.rules.target:
-        return [closing, ev.MatchWon(leader, scores)]
-    return [closing, _deal(evolve(state, closing), rnd.dealer.other, rng)]
+        return [closing, ev.MatchWon(leader, scores, chance.reveal() if chance else None)]
+    return [closing, _deal(evolve(state, closing), rnd.dealer.other, chance)]
 
 
-def _play(state: MatchState, command: PlayCard, rng: random.Random | None) -> list[ev.Event]:
+def _play(state: MatchState, command: PlayCard, chance: Chance | None) -> list[ev.Event]:
     events: list[ev.Event] = [ev.CardPlayed(command.seat, command.card)]
     tricks = replay(events, state).round.tricks
     trick, number = tricks[-1], len(tricks)
@@ -123,23 +127,23 @@ def _play(state: MatchState, command: PlayCard, rng: random.Random | None) -> li
     if not verdict.over:
         return events
     award = scoring.won_by_tricks(settled, verdict.winner) if verdict.winner else None
-    return events + _end_round(settled, award, rng)
+    return events + _end_round(settled, award, chance)
 
 
-def _request(state: MatchState, command: PlayerAction, rng: random.Random | None) -> list[ev.Event]:
+def _request(state: MatchState, command: PlayerAction, chance: Chance | None) -> list[ev.Event]:
     if isinstance(command, Raise):
         return [ev.RaiseProposed(command.seat, state.rules.next_value(state.round.value))]
     return [ev.RemainderDeclared(command.seat)]
 
 
-def _remainder(state: MatchState, command: DeclareRemainder, rng: random.Random | None) -> list[ev.Event]:
+def _remainder(state: MatchState, command: DeclareRemainder, chance: Chance | None) -> list[ev.Event]:
     pending = state.round.pending
     if pending is not None and pending.kind is QuestionKind.REMAINDER:
-        return _accept(state, Accept(command.seat), rng)  # R18: the counter-declaration accepts
-    return _request(state, command, rng)
+        return _accept(state, Accept(command.seat), chance)  # R18: the counter-declaration accepts
+    return _request(state, command, chance)
 
 
-def _accept(state: MatchState, command: Accept, rng: random.Random | None) -> list[ev.Event]:
+def _accept(state: MatchState, command: Accept, chance: Chance | None) -> list[ev.Event]:
     rnd = state.round
     kind = rnd.pending.kind
     if kind is QuestionKind.RAISE:
@@ -150,19 +154,19 @@ def _accept(state: MatchState, command: Accept, rng: random.Random | None) -> li
     return [ev.RedealAccepted(command.seat, hands)]
 
 
-def _reject(state: MatchState, command: Reject, rng: random.Random | None) -> list[ev.Event]:
+def _reject(state: MatchState, command: Reject, chance: Chance | None) -> list[ev.Event]:
     kind = state.round.pending.kind
     if kind is QuestionKind.REDEAL:
         return [ev.RedealRejected(command.seat)]
     rejected = ev.RaiseRejected(command.seat) if kind is QuestionKind.RAISE else ev.RemainderRejected(command.seat)
-    return [rejected] + _end_round(state, scoring.rejection(state), rng)
+    return [rejected] + _end_round(state, scoring.rejection(state), chance)
 
 
-def _fold(state: MatchState, command: Fold, rng: random.Random | None) -> list[ev.Event]:
-    return [ev.Folded(command.seat)] + _end_round(state, scoring.fold(state, command.seat), rng)
+def _fold(state: MatchState, command: Fold, chance: Chance | None) -> list[ev.Event]:
+    return [ev.Folded(command.seat)] + _end_round(state, scoring.fold(state, command.seat), chance)
 
 
-def _propose_redeal(state: MatchState, command: ProposeRedeal, rng: random.Random | None) -> list[ev.Event]:
+def _propose_redeal(state: MatchState, command: ProposeRedeal, chance: Chance | None) -> list[ev.Event]:
     return [ev.RedealProposed(command.seat)]
 
 

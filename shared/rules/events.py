@@ -25,6 +25,7 @@ class MatchCreated(Event):
     start_scores: tuple[int, int]
     decks: tuple[tuple[str, ...], ...]
     custom: bool
+    seed_commitment: str | None = None  # SHA-256 of the secret seed the deals derive from
     type: ClassVar[str] = "match_created"
 
 
@@ -148,6 +149,7 @@ class RoundVoid(Event):
 class MatchWon(Event):
     seat: Seat
     scores: tuple[int, int]
+    seed: str | None = None  # the seed behind every shuffled deal, revealed at the end
     type: ClassVar[str] = "match_won"
 
 

@@ -35,7 +35,7 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
     return MatchState(
         match_id=e.match_id, status=Status.WAITING, rules=e.rules,
         players=(Player(e.creator_id, e.creator_name), None), scores=e.start_scores,
-        first_dealer=e.first_dealer, decks=e.decks, custom=e.custom,
+        first_dealer=e.first_dealer, decks=e.decks, custom=e.custom, seed_commitment=e.seed_commitment,
     )
 
 
@@ -114,7 +114,7 @@ def _round_over(state: MatchState, e: ev.RoundWon | ev.RoundVoid) -> MatchState:
 
 
 def _match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
-    return replace(state, status=Status.FINISHED, winner=e.seat, round=None)
+    return replace(state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed)
 
 
 def _unchanged(state: MatchState, e: ev.Event) -> MatchState:

@@ -140,6 +140,8 @@ class MatchState:
     rounds_dealt: int = 0
     last_round: RoundSummary | None = None
     winner: Seat | None = None
+    seed_commitment: str | None = None  # proves the shuffled deals once ``seed`` is revealed
+    seed: str | None = None
 
     def score(self, seat: Seat) -> int:
         return self.scores[seat.index]

@@ -22,6 +22,9 @@ class RedealProposer(StrEnum):
     NON_DEALER = "non_dealer"
 
 
+MAX_TARGET = 1000  # keeps every score and scoreboard total far inside 32 bits
+
+
 class InvalidRulesError(ValueError):
     """Raised for an unknown variant key or a value the variant does not allow."""
 
@@ -64,7 +67,7 @@ class Rules:
             alternate_requests=_bool(data, "alternate_requests", cls.alternate_requests),
             redeal_proposer=_enum(RedealProposer, data, "redeal_proposer", cls.redeal_proposer),
             redeals_per_round=_int(data, "redeals_per_round", cls.redeals_per_round, 0, 1),
-            target=_int(data, "target", cls.target, 1, None),
+            target=_int(data, "target", cls.target, 1, MAX_TARGET),
         )
 
 
@@ -84,9 +87,8 @@ def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
     return raw
 
 
-def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int | None) -> int:
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     raw = data.get(key, default)
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw < low or (high is not None and raw > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise InvalidRulesError(key, f"{key} must be a whole number {bound}")
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise InvalidRulesError(key, f"{key} must be a whole number from {low} to {high}")
     return raw

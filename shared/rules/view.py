@@ -11,8 +11,11 @@ from .legal import legal_actions
 from .state import SEATS, MatchState, RoundState, RoundSummary, Seat, Status, Trick
 
 
-def view(state: MatchState, seat: Seat | None) -> dict[str, Any]:
-    """A JSON-ready view shaped as the HTTP API's match view (without id and version)."""
+def view(state: MatchState, seat: Seat | None, reveal: bool = False) -> dict[str, Any]:
+    """A JSON-ready view shaped as the HTTP API's match view (without id and version).
+
+    ``reveal`` adds both hands: for replaying a finished match, where nothing is secret.
+    """
     seated = seat is not None and state.status is not Status.NEW
     return {
         "status": state.status.value,
@@ -25,9 +28,10 @@ def view(state: MatchState, seat: Seat | None) -> dict[str, Any]:
         "scores": _by_seat(state.scores),
         "winner": state.winner.value if state.winner else None,
         "you": seat.value if seated else None,
-        "round": _round(state.round, seat) if state.round else None,
+        "round": _round(state.round, seat, reveal) if state.round else None,
         "last_round": _last_round(state.last_round) if state.last_round else None,
         "legal_actions": [c.body() for c in legal_actions(state, seat)] if seated else [],
+        "fairness": {"seed_commitment": state.seed_commitment, "seed": state.seed},
     }
 
 
@@ -44,7 +48,7 @@ def _trick(trick: Trick) -> dict[str, Any]:
     }
 
 
-def _round(rnd: RoundState, seat: Seat | None) -> dict[str, Any]:
+def _round(rnd: RoundState, seat: Seat | None, reveal: bool) -> dict[str, Any]:
     pending = rnd.pending
     shown: dict[str, Any] = {
         "number": rnd.number,
@@ -60,6 +64,8 @@ def _round(rnd: RoundState, seat: Seat | None) -> dict[str, Any]:
     }
     if seat is not None:
         shown["hand"] = list(rnd.hand(seat))
+    if reveal:
+        shown["hands"] = {s.value: list(rnd.hand(s)) for s in SEATS}
     return shown
 
 

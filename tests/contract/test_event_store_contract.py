@@ -308,3 +308,18 @@ def test_a_refused_append_does_not_use_its_token(store: EventStore) -> None:
         store.append("m1", [e()], 0, AppendToken("k", "f"))
     assert store.token("m1", "k") is None
     assert store.append("m1", [e()], 1, AppendToken("k", "f")) == 2
+
+
+def test_a_refusal_can_claim_a_token_once(store: EventStore) -> None:
+    store.append("m1", [e()], 0)
+    token = AppendToken("k", "f")
+
+    assert store.remember_refusal("m1", token, '{"error": "NOT_YOUR_TURN"}') is None
+    again = store.remember_refusal("m1", token, '{"error": "OTHER"}')
+
+    assert again == TokenRecord("f", 0, 0, '{"error": "NOT_YOUR_TURN"}')
+    assert store.token("m1", "k") == again
+    with pytest.raises(DuplicateAppendError) as duplicate:
+        store.append("m1", [e()], 1, token)
+    assert duplicate.value.record.refusal == '{"error": "NOT_YOUR_TURN"}'
+    assert store.version("m1") == 1

@@ -55,7 +55,7 @@ def hidden_cards_shown(shown: dict, hidden: set[str]) -> list[str]:
 
 def play_to_the_end(stack: Stack, match_id: str, seats: dict[str, Seated], rng: random.Random) -> dict:
     """Random legal play through the API, checking hidden information at every step."""
-    version = view(stack, match_id, None)["version"]
+    version = stream_version(stack, match_id)  # every view below is read at least this far
     for _ in range(2000):
         views = {seat: view(stack, match_id, p.token, version) for seat, p in seats.items()}
         spectator = view(stack, match_id, None, version)

@@ -6,6 +6,7 @@ from services.api.game import MatchService
 from services.api.players import Player
 from shared.eventstore import InMemoryEventStore
 from shared.rules import RuleCode, RuleError, Rules
+from shared.seeds import InMemorySeeds
 
 ALICE, BOB, CAROL = Player("alice-id", "alice"), Player("bob-id", "bob"), Player("carol-id", "carol")
 
@@ -21,8 +22,13 @@ def notified():
 
 
 @pytest.fixture
-def service(store, notified):
-    return MatchService(store, notified.append)
+def seeds():
+    return InMemorySeeds()
+
+
+@pytest.fixture
+def service(store, notified, seeds):
+    return MatchService(store, notified.append, seeds)
 
 
 def started(service):
@@ -41,9 +47,9 @@ def test_create_and_join_record_events_and_notify_the_projector(service, store, 
     assert notified == [joined.match_id] * 2
 
 
-def test_a_second_service_instance_sees_the_first_ones_appends(service, store):
+def test_a_second_service_instance_sees_the_first_ones_appends(service, store, seeds):
     joined = started(service)
-    other = MatchService(store, lambda _: None)
+    other = MatchService(store, lambda _: None, seeds)
     acted = other.act(joined.match_id, on_turn(joined), {"type": "raise"})
     assert service.load(joined.match_id)[0] == acted.version == 4
 
@@ -55,9 +61,9 @@ def test_a_stale_if_match_is_a_version_conflict(service, store):
     assert error.value.status == 412 and store.version(joined.match_id) == joined.version
 
 
-def test_without_if_match_a_concurrent_append_is_retried(service, store):
+def test_without_if_match_a_concurrent_append_is_retried(service, store, seeds):
     joined = started(service)
-    racer = MatchService(store, lambda _: None)
+    racer = MatchService(store, lambda _: None, seeds)
     service.load(joined.match_id)  # cached at version 3
     racer.act(joined.match_id, on_turn(joined), {"type": "propose_redeal"})  # the stream moves to 4
     answer = BOB if on_turn(joined) is ALICE else ALICE
@@ -86,3 +92,17 @@ def test_refusals_record_nothing(service, store):
         service.act("no-such-match", ALICE, {"type": "fold"})
     assert missing.value.status == 404
     assert store.version(joined.match_id) == joined.version
+
+
+def test_an_idempotent_retry_of_a_refused_request_is_refused_again(service, store):
+    joined = started(service)
+    waiting = BOB if on_turn(joined) is ALICE else ALICE
+    with pytest.raises(RuleError) as first:
+        service.act(joined.match_id, waiting, {"type": "raise"}, idempotency_key="k")
+    service.act(joined.match_id, on_turn(joined), {"type": "play", "card": joined.state.round.hand(
+        joined.state.round.turn)[0]})
+    version = store.version(joined.match_id)
+    with pytest.raises(RuleError) as again:
+        service.act(joined.match_id, waiting, {"type": "raise"}, idempotency_key="k")  # now on turn
+    assert again.value.code is first.value.code is RuleCode.NOT_YOUR_TURN
+    assert store.version(joined.match_id) == version

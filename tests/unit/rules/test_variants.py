@@ -101,7 +101,7 @@ def test_a_match_replays_under_the_rules_it_was_created_with():
 
 @pytest.mark.parametrize("bad", [
     {"ladder": "seed"}, {"raise_ladder": "odd"}, {"alternate_requests": "yes"},
-    {"redeals_per_round": 2}, {"target": 0}, {"target": True}, {"remainder_reject": None},
+    {"redeals_per_round": 2}, {"target": 0}, {"target": 1001}, {"target": True}, {"remainder_reject": None},
 ])
 def test_unknown_or_invalid_variants_are_refused(bad):
     with pytest.raises(InvalidRulesError) as error:
