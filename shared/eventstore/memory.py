@@ -18,6 +18,8 @@ from shared.eventstore.model import (
     check_read,
     decode_data,
     encode_data,
+    genesis_hash,
+    link_hashes,
     system_clock,
 )
 
@@ -33,7 +35,7 @@ class InMemoryEventStore:
         self._clock = clock
         self._lock = threading.Lock()
         # Data is kept as JSON bytes, like in Redis, so callers can never alias it.
-        self._streams: dict[str, list[tuple[str, int, int, bytes]]] = {}
+        self._streams: dict[str, list[tuple[str, int, int, bytes, str]]] = {}
         self._marks: dict[str, int] = {}
         self._tokens: dict[tuple[str, str], TokenRecord] = {}
 
@@ -52,7 +54,9 @@ class InMemoryEventStore:
             if len(stream) != expected_version:
                 raise ConcurrencyError(expected_version, len(stream), match_id)
             at = self._clock()
-            stream.extend((type_, schema, at, data) for type_, schema, data in encoded)
+            previous = stream[-1][4] if stream else genesis_hash(match_id)
+            links = link_hashes(previous, expected_version + 1, encoded, at)
+            stream.extend((type_, schema, at, data, link) for (type_, schema, data), link in zip(encoded, links))
             self._streams[match_id] = stream
             self._marks[match_id] = len(stream)
             if token is not None:
@@ -86,8 +90,8 @@ class InMemoryEventStore:
             end = len(stream) if limit is None else min(len(stream), after + limit)
             rows = stream[after:end]
         return [
-            StoredEvent(match_id, after + i + 1, type_, schema, at, decode_data(data))
-            for i, (type_, schema, at, data) in enumerate(rows)
+            StoredEvent(match_id, after + i + 1, type_, schema, at, decode_data(data), link)
+            for i, (type_, schema, at, data, link) in enumerate(rows)
         ]
 
     def version(self, match_id: str) -> int:

@@ -7,6 +7,7 @@ version 1, the n-th has version n. Writers append with the version they read
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ class StoredEvent:
     schema_version: int
     at: int
     data: dict[str, Any]
+    hash: str = ""  # this event's link in the match's hash chain (see chain_hash)
 
 
 class EventStoreError(Exception):
@@ -126,6 +128,31 @@ def check_read(after: int, limit: int | None) -> None:
         raise ValueError("after must be >= 0")
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0 or None")
+
+
+def genesis_hash(match_id: str) -> str:
+    """The "previous link" of a match's first event: binds the chain to its match."""
+    return hashlib.sha256(f"truc-genesis\n{match_id}".encode()).hexdigest()
+
+
+def chain_hash(previous: str, version: int, type_: str, schema_version: int, at: int, data: bytes) -> str:
+    """The tamper-evident link of one event: SHA-256 over the previous link and its own content.
+
+    ``sha256(previous || "\n" || f"{version}\n{type}\n{schema_version}\n{at}\n" || data)``,
+    hex, where ``data`` is the event's JSON bytes as stored. Changing, dropping or
+    reordering any event breaks every link after it.
+    """
+    head = f"{previous}\n{version}\n{type_}\n{schema_version}\n{at}\n".encode()
+    return hashlib.sha256(head + data).hexdigest()
+
+
+def link_hashes(previous: str, first_version: int, events: Sequence[tuple[str, int, bytes]], at: int) -> list[str]:
+    """Chain links for (type, schema, data bytes) appended from ``first_version`` on at ``at``."""
+    links = []
+    for offset, (type_, schema, data) in enumerate(events):
+        previous = chain_hash(previous, first_version + offset, type_, schema, at, data)
+        links.append(previous)
+    return links
 
 
 # Both stores keep event data as these JSON bytes, so they accept and return

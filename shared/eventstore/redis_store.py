@@ -35,13 +35,15 @@ from shared.eventstore.model import (
     check_read,
     decode_data,
     encode_data,
+    genesis_hash,
+    link_hashes,
     system_clock,
 )
 from shared.eventstore.scripts import Script
 
 # KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash).
 # ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3] token key ('' for none),
-# ARGV[4] token fingerprint, then (type, schema, data) triples.
+# ARGV[4] token fingerprint, then (type, schema, data, chain hash) quadruples.
 # Returns {1, new_version} on success, {0, actual_version} on a version mismatch,
 # {2, token_record} when the token was used before (checked first: a retry of an
 # append that succeeded must not look like a conflict).
@@ -58,10 +60,10 @@ if actual ~= tonumber(ARGV[1]) then
   return {0, actual}
 end
 local version = actual
-for i = 5, #ARGV, 3 do
+for i = 5, #ARGV, 4 do
   version = version + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', version),
-             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2])
+             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2], 'h', ARGV[i + 3])
 end
 redis.call('SET', KEYS[2], version)
 if ARGV[3] ~= '' then
@@ -105,6 +107,7 @@ def _to_stored(match_id: str, entry_id: bytes | str, fields: dict[Any, Any]) -> 
         schema_version=int(by_name["s"]),
         at=int(by_name["at"]),
         data=decode_data(by_name["d"]),
+        hash=_text(by_name.get("h", b"")),
     )
 
 
@@ -118,6 +121,9 @@ class RedisEventStore:
     def __init__(self, client: Any, clock: Clock = system_clock) -> None:
         self._client = client
         self._clock = clock
+        # The chain link of each match's latest append by this process: the next append
+        # by this process links to it without reading it back (events never change).
+        self._heads: dict[str, tuple[int, str]] = {}
 
     def append(
         self, match_id: str, events: Sequence[NewEvent], expected_version: int,
@@ -129,10 +135,13 @@ class RedisEventStore:
         "unprojected" mark, so no event can exist without its mark.
         """
         check_append(events, expected_version)
-        args: list[Any] = [expected_version, self._clock()]
+        at = self._clock()
+        args: list[Any] = [expected_version, at]
         args += [token.key, token.fingerprint] if token else ["", ""]
-        for event in events:
-            args += [event.type, event.schema_version, encode_data(event.data)]
+        encoded = [(event.type, event.schema_version, encode_data(event.data)) for event in events]
+        links = link_hashes(self._head(match_id, expected_version), expected_version + 1, encoded, at)
+        for (type_, schema, data), link in zip(encoded, links):
+            args += [type_, schema, data, link]
         script_keys = [
             keys.match_events(match_id), keys.match_unprojected(match_id), keys.match_tokens(match_id),
         ]
@@ -141,7 +150,22 @@ class RedisEventStore:
             raise DuplicateAppendError(TokenRecord.decode(value))
         if not int(status):
             raise ConcurrencyError(expected_version, int(value), match_id)
+        if len(self._heads) > 65_536:
+            self._heads.clear()
+        self._heads[match_id] = (int(value), links[-1])
         return int(value)
+
+    def _head(self, match_id: str, version: int) -> str:
+        """The chain link of the event at ``version`` (the genesis link before the first)."""
+        if version == 0:
+            return genesis_hash(match_id)
+        cached = self._heads.get(match_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        entries = self._client.xrange(keys.match_events(match_id), min=f"{version}-0", max=f"{version}-0")
+        if not entries:
+            return ""  # the stream is not at ``version``: the append's check refuses it
+        return _text(entries[0][1].get(b"h", entries[0][1].get("h", b"")))
 
     def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
         """Claim ``token`` for a refused request; the record that was there first, if any."""

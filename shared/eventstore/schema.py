@@ -48,13 +48,14 @@ class EpochMillis(fields.Field):
 
 
 class StoredEventSchema(Schema):
-    """The envelope of one recorded event: ``version, type, schema_version, at, data``."""
+    """The envelope of one recorded event: ``version, type, schema_version, at, data, hash``."""
 
     version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     type = fields.String(required=True, validate=validate.Length(min=1))
     schema_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     at = EpochMillis(required=True)
     data = fields.Dict(keys=fields.String(), required=True)
+    hash = fields.String(load_default="", validate=validate.Regexp(r"^([0-9a-f]{64})?$"))
 
 
 _SCHEMA = StoredEventSchema()

@@ -23,6 +23,7 @@ from shared.eventstore import (
     RedisEventStore,
     TokenRecord,
 )
+from shared.eventstore.model import chain_hash, encode_data, genesis_hash
 
 
 class FakeClock:
@@ -323,3 +324,29 @@ def test_a_refusal_can_claim_a_token_once(store: EventStore) -> None:
         store.append("m1", [e()], 1, token)
     assert duplicate.value.record.refusal == '{"error": "NOT_YOUR_TURN"}'
     assert store.version("m1") == 1
+
+
+def test_every_event_links_to_the_previous_one_in_a_hash_chain(store: EventStore) -> None:
+    store.append("m1", [e("A", n=1), e("B", n=2)], 0)
+    store.append("m1", [e("C", n=3)], 2)
+    store.append("m2", [e("A", n=1)], 0)
+
+    events = store.read("m1")
+
+    previous = genesis_hash("m1")
+    for stored in events:
+        assert stored.hash == chain_hash(
+            previous, stored.version, stored.type, stored.schema_version, stored.at, encode_data(stored.data),
+        )
+        previous = stored.hash
+    assert len({stored.hash for stored in events}) == 3
+    assert store.read("m2")[0].hash != events[0].hash  # the same event, but in another match
+
+
+@pytest.mark.parametrize("client_fixture", ["fake_redis", pytest.param("redis_client", marks=pytest.mark.integration)])
+def test_the_chain_continues_across_redis_store_instances(client_fixture: str, request) -> None:
+    client = request.getfixturevalue(client_fixture)
+    RedisEventStore(client).append("m1", [e("A")], 0)
+    RedisEventStore(client).append("m1", [e("B")], 1)
+    first, second = RedisEventStore(client).read("m1")
+    assert second.hash == chain_hash(first.hash, 2, "B", 1, second.at, encode_data(second.data))

@@ -8,7 +8,7 @@ from marshmallow import ValidationError
 from shared.eventstore.model import StoredEvent
 from shared.eventstore.schema import event_from_json, event_to_json, iso_from_ms
 
-EVENT = StoredEvent("m1", 3, "CardPlayed", 1, 1_700_000_000_007, {"card": "7♦"})
+EVENT = StoredEvent("m1", 3, "CardPlayed", 1, 1_700_000_000_007, {"card": "7♦"}, "ab" * 32)
 
 
 def test_an_event_renders_with_an_iso_utc_timestamp_to_the_millisecond() -> None:
@@ -18,6 +18,7 @@ def test_an_event_renders_with_an_iso_utc_timestamp_to_the_millisecond() -> None
         "schema_version": 1,
         "at": "2023-11-14T22:13:20.007Z",
         "data": {"card": "7♦"},
+        "hash": "ab" * 32,
     }
 
 

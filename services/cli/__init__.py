@@ -1,0 +1,26 @@
+"""``truc``: the operator's command-line tool (replay, audit, rebuild, export, import).
+
+Every command reads its settings from the environment like the services do
+(``REDIS_URL``, ``QUEUE_URL``, ``DATA_DIR``: see shared/config.py).
+"""
+from __future__ import annotations
+
+import click
+
+from . import audit, rebuild, replay, transfer
+
+
+@click.group()
+def truc() -> None:
+    """Le Truc operations: replay, audit, rebuild, export and import matches."""
+
+
+truc.add_command(replay.replay)
+truc.add_command(audit.audit)
+truc.add_command(rebuild.rebuild)
+truc.add_command(transfer.export)
+truc.add_command(transfer.import_)
+
+
+def main() -> None:
+    truc()
