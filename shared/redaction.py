@@ -1,31 +1,67 @@
-"""What one seat may see of a recorded event: never the other seat's unplayed cards, never the stock.
+"""What one audience may see of recorded events (the audit log and action responses).
 
-Events carry every card (chance is recorded), so every event leaving the service goes
-through ``redact`` first. Once a match is finished everything may be shown.
+Events carry every card (chance is recorded), so every event leaving the service is
+redacted first: a card is shown only to the seat that holds it, or to everyone once it
+has been played to the table in its round, or once the match is finished. The stock is
+never shown before the end.
 """
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 Audience = str | None  # "A", "B", or None for a spectator
 
 
-def _hidden(cards: list[Any]) -> list[None]:
-    return [None] * len(cards)
+class Redactor:
+    """Redacts events for one audience, knowing which cards the table has shown so far."""
 
+    def __init__(self, audience: Audience, finished: bool, shown: dict[int, set[str]]) -> None:
+        self.audience = audience
+        self.finished = finished
+        self._shown = shown  # round number -> cards played to the table in that round
 
-def _hands(hands: dict[str, list[Any]], audience: Audience) -> dict[str, list[Any]]:
-    return {seat: cards if seat == audience else _hidden(cards) for seat, cards in hands.items()}
+    @classmethod
+    def over(cls, events: Iterable[tuple[str, dict[str, Any]]], audience: Audience) -> Redactor:
+        """A redactor that knows everything ``events`` (type, data; oldest first) show."""
+        shown: dict[int, set[str]] = defaultdict(set)
+        finished, current = False, 0
+        for event_type, data in events:
+            if event_type == "round_dealt":
+                current = data["round"]
+            elif event_type == "card_played":
+                shown[current].add(data["card"])
+            elif event_type == "match_won":
+                finished = True
+        return cls(audience, finished, shown)
 
-
-def redact(event_type: str, data: dict[str, Any], audience: Audience, finished: bool = False) -> dict[str, Any]:
-    """The event data as ``audience`` may see it (a new dict; ``data`` is not changed)."""
-    if finished:
+    def redact(self, event_type: str, data: dict[str, Any], round_number: int) -> dict[str, Any]:
+        """``data`` as the audience may see it; ``round_number`` is the round it belongs to."""
+        if self.finished:
+            return data
+        shown = self._shown.get(round_number, set())
+        if event_type == "round_dealt":
+            return {**data, "hands": self._hands(data["hands"], shown), "stock": _only(data["stock"], shown)}
+        if event_type == "redeal_accepted":
+            return {**data, "hands": self._hands(data["hands"], shown)}
+        if event_type == "match_created":
+            decks = [_only(deck, self._shown.get(number, set())) for number, deck in enumerate(data["decks"], 1)]
+            return {**data, "decks": decks}
         return data
-    if event_type == "round_dealt":
-        return {**data, "hands": _hands(data["hands"], audience), "stock": _hidden(data["stock"])}
-    if event_type == "redeal_accepted":
-        return {**data, "hands": _hands(data["hands"], audience)}
-    if event_type == "match_created":
-        return {**data, "decks": [_hidden(deck) for deck in data["decks"]]}
-    return data
+
+    def redact_all(self, events: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """Redact a run of events in order (tracking which round each belongs to)."""
+        redacted, current = [], 0
+        for event_type, data in events:
+            if event_type == "round_dealt":
+                current = data["round"]
+            redacted.append(self.redact(event_type, data, current))
+        return redacted
+
+    def _hands(self, hands: dict[str, list[Any]], shown: set[str]) -> dict[str, list[Any]]:
+        return {seat: cards if seat == self.audience else _only(cards, shown) for seat, cards in hands.items()}
+
+
+def _only(cards: list[Any], shown: set[str]) -> list[Any]:
+    return [card if card in shown else None for card in cards]

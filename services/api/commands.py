@@ -6,7 +6,7 @@ import re
 from flask import Response, request, url_for
 
 from shared.eventstore.schema import event_to_json
-from shared.redaction import redact
+from shared.redaction import Redactor
 
 from .auth import required_player
 from .context import services
@@ -60,10 +60,10 @@ def act(action: dict, match_id: str) -> Response:
     player = required_player()
     recorded = services().matches.act(match_id, player, action, _if_match(), _idempotency_key())
     seat = recorded.seat.value if recorded.seat else None
-    finished = recorded.state.winner is not None
-    events = [
-        {**event_to_json(e), "data": redact(e.type, e.data, seat, finished)} for e in recorded.events
-    ]
+    # A new deal in these events has nothing played yet; a won match shows everything.
+    raw = [(e.type, e.data) for e in recorded.events]
+    shown = Redactor.over(raw, seat).redact_all(raw)
+    events = [{**event_to_json(e), "data": data} for e, data in zip(recorded.events, shown)]
     response = json_response({"version": recorded.version, "events": events}, 200)
     response.headers["ETag"] = f'"{recorded.version}"'
     return response

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .chance import Chance, RandomChance
 from .commands import CreateMatch, DeclareRemainder, Fold, JoinMatch, PlayerAction
 from .decide import decide
 from .events import Event
@@ -27,18 +28,23 @@ def random_action(state: MatchState, rng: random.Random, rare_weight: float = 0.
 
 def play_random_match(
     rng: random.Random, rules: Rules = Rules(), max_actions: int = 10_000, on_step: Step | None = None,
+    chance: Chance | None = None,
 ) -> tuple[MatchState, list[Event]]:
-    """Create, join and play one match to its end; returns the final state and every event."""
+    """Create, join and play one match to its end; returns the final state and every event.
+
+    ``rng`` picks the actions; deals come from ``chance`` (default: ``rng`` too).
+    """
+    chance = chance or RandomChance(rng)
     state, recorded = INITIAL, []
     for command in (CreateMatch("m", "p1", "alice", rules), JoinMatch("p2", "bob")):
-        for event in decide(state, command, rng):
+        for event in decide(state, command, chance):
             state = evolve(state, event)
             recorded.append(event)
     for _ in range(max_actions):
         if state.status is Status.FINISHED:
             return state, recorded
         action = random_action(state, rng)
-        events = decide(state, action, rng)
+        events = decide(state, action, chance)
         before = state
         for event in events:
             state = evolve(state, event)

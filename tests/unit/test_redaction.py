@@ -1,31 +1,45 @@
-"""What a seat may see of recorded events."""
-from shared.redaction import redact
+"""What an audience may see of recorded events."""
+from shared.redaction import Redactor
 
-DEALT = {"round": 1, "dealer": "B", "hands": {"A": ["7H", "8S", "9C"], "B": ["AD", "KC", "10H"]},
-         "stock": ["QS"] * 26}
+DEALT = ("round_dealt", {"round": 1, "dealer": "B", "hands": {"A": ["7H", "8S", "9C"], "B": ["AD", "KC", "10H"]},
+                         "stock": ["QS", "JD"] + ["9H"] * 24})
+PLAYED = ("card_played", {"seat": "B", "card": "KC"})
+NEXT_ROUND = ("round_dealt", {"round": 2, "dealer": "A", "hands": {"A": ["KC", "8D", "9D"], "B": ["AH", "QC", "JC"]},
+                              "stock": ["QD"] * 26})
 
 
 def test_a_seat_sees_its_own_dealt_cards_only_and_never_the_stock():
-    shown = redact("round_dealt", DEALT, "A")
+    shown = Redactor.over([DEALT], "A").redact_all([DEALT])[0]
     assert shown["hands"] == {"A": ["7H", "8S", "9C"], "B": [None, None, None]}
     assert set(shown["stock"]) == {None}
-    assert DEALT["hands"]["B"] == ["AD", "KC", "10H"]  # the stored data is untouched
+    assert DEALT[1]["hands"]["B"] == ["AD", "KC", "10H"]  # the stored data is untouched
 
 
-def test_a_spectator_sees_no_dealt_card():
-    shown = redact("round_dealt", DEALT, None)
+def test_a_card_played_to_the_table_shows_in_its_round_only():
+    events = [DEALT, PLAYED, NEXT_ROUND]
+    first, _, second = Redactor.over(events, None).redact_all(events)
+    assert first["hands"]["B"] == [None, "KC", None]
+    assert second["hands"]["A"] == [None, None, None]  # KC again, but unplayed in round 2
+
+
+def test_a_spectator_sees_no_unplayed_card():
+    shown = Redactor.over([DEALT], None).redact_all([DEALT])[0]
     assert shown["hands"] == {"A": [None] * 3, "B": [None] * 3}
 
 
 def test_redealt_hands_and_fixture_decks_are_hidden():
-    assert redact("redeal_accepted", {"seat": "B", "hands": DEALT["hands"]}, "B")["hands"]["A"] == [None] * 3
-    assert redact("match_created", {"decks": [["7H", "8H"]]}, "A")["decks"] == [[None, None]]
+    redeal = ("redeal_accepted", {"seat": "B", "hands": DEALT[1]["hands"]})
+    created = ("match_created", {"decks": [["7H", "KC"], ["8H"]]})
+    events = [created, DEALT, redeal, PLAYED]
+    shown = Redactor.over(events, "B").redact_all(events)
+    assert shown[0]["decks"] == [[None, "KC"], [None]]
+    assert shown[2]["hands"]["A"] == [None] * 3 and shown[2]["hands"]["B"] == ["AD", "KC", "10H"]
 
 
 def test_everything_shows_once_the_match_is_finished():
-    assert redact("round_dealt", DEALT, None, finished=True) == DEALT
+    events = [DEALT, ("match_won", {"seat": "A", "scores": {"A": 12, "B": 0}})]
+    assert Redactor.over(events, None).redact_all(events)[0] == DEALT[1]
 
 
 def test_other_events_pass_unchanged():
-    played = {"seat": "A", "card": "7H"}
-    assert redact("card_played", played, "B") == played
+    assert Redactor.over([DEALT, PLAYED], "A").redact_all([DEALT, PLAYED])[1] == PLAYED[1]

@@ -1,0 +1,104 @@
+"""The audit names the first bad event of a tampered log."""
+import dataclasses
+import random
+
+import pytest
+
+from shared.audit import audit_events
+from shared.codec import encode
+from shared.eventstore import InMemoryEventStore, StoredEvent
+from shared.eventstore.model import chain_hash, encode_data, genesis_hash
+from shared.rules.chance import SeededChance
+from shared.rules.playthrough import play_random_match
+
+
+def recorded(seed: int = 3, finished: bool = True) -> list[StoredEvent]:
+    _, events = play_random_match(random.Random(seed), chance=SeededChance(f"{seed:064x}"))
+    if not finished:
+        events = events[:-8]
+    store = InMemoryEventStore()
+    store.append("m", [encode(e) for e in events], 0)
+    return store.read("m")
+
+
+def rechain(events: list[StoredEvent]) -> list[StoredEvent]:
+    """What a careful forger does: renumber and recompute every link."""
+    previous, out = genesis_hash("m"), []
+    for version, event in enumerate(events, 1):
+        link = chain_hash(previous, version, event.type, event.schema_version, event.at, encode_data(event.data))
+        out.append(dataclasses.replace(event, version=version, hash=link))
+        previous = link
+    return out
+
+
+def first(events):
+    report = audit_events("m", events)
+    assert not report.ok
+    return report.failures[0]
+
+
+def index_of(events, event_type, nth=0):
+    return [i for i, e in enumerate(events) if e.type == event_type][nth]
+
+
+def test_an_honest_finished_match_passes_and_its_deals_are_recomputed_from_the_seed():
+    report = audit_events("m", recorded())
+    assert report.ok, report.failures
+    assert any("revealed seed" in note for note in report.notes)
+
+
+def test_an_unfinished_match_passes_with_its_deals_checked_for_consistency_only():
+    report = audit_events("m", recorded(finished=False))
+    assert report.ok and any("consistency only" in note for note in report.notes)
+
+
+def test_a_changed_card_breaks_the_chain_at_that_event():
+    events = recorded()
+    i = index_of(events, "card_played", 3)
+    events[i] = dataclasses.replace(events[i], data={**events[i].data, "card": "7H"})
+    assert (first(events).version, first(events).check) == (i + 1, "chain")
+
+
+def test_a_changed_card_with_a_recomputed_chain_breaks_the_rules_at_that_event():
+    events = recorded()
+    i = index_of(events, "card_played", 3)
+    played = events[i].data["card"]
+    other = next(c for c in ("7H", "8H", "9H", "7S") if c != played)
+    events[i] = dataclasses.replace(events[i], data={**events[i].data, "card": other})
+    finding = first(rechain(events))
+    assert finding.version == i + 1 and finding.check == "rules"
+
+
+@pytest.mark.parametrize("forged", [False, True])
+def test_a_dropped_event_is_named(forged):
+    events = recorded()
+    i = index_of(events, "raise_proposed") if any(e.type == "raise_proposed" for e in events) else 5
+    del events[i]
+    finding = first(rechain(events) if forged else events)
+    assert finding.version == i + 1
+
+
+@pytest.mark.parametrize("forged", [False, True])
+def test_two_reordered_events_are_named(forged):
+    events = recorded()
+    i = index_of(events, "card_played", 2)
+    events[i], events[i + 1] = events[i + 1], events[i]
+    finding = first(rechain(events) if forged else events)
+    assert finding.version == i + 1
+
+
+def test_an_altered_deal_is_caught_against_the_revealed_seed():
+    events = recorded()
+    i = index_of(events, "round_dealt", 1)
+    hands = events[i].data["hands"]
+    swapped = {"A": hands["B"], "B": hands["A"]}
+    events[i] = dataclasses.replace(events[i], data={**events[i].data, "hands": swapped})
+    finding = first(rechain(events))
+    assert (finding.version, finding.check) == (i + 1, "deal")
+
+
+def test_a_revealed_seed_that_does_not_match_the_commitment_fails():
+    events = recorded()
+    events[-1] = dataclasses.replace(events[-1], data={**events[-1].data, "seed": "00" * 32})
+    finding = first(rechain(events))
+    assert (finding.version, finding.check) == (len(events), "seed")
