@@ -15,7 +15,7 @@ from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
-from . import commands, errors, reading
+from . import commands, errors, history, reading
 from .context import Services
 from .game import MatchService
 from .players import PlayerRegistry
@@ -60,6 +60,7 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     errors.register(app)
     api.register_blueprint(commands.blp)
     api.register_blueprint(reading.blp)
+    api.register_blueprint(history.blp)
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
                      lambda filename: send_from_directory(swagger_ui_path, filename))
     return app

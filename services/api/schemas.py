@@ -69,6 +69,15 @@ class ViewQuerySchema(Schema):
     wait = fields.Float(validate=validate.Range(min=0, max=30), load_default=0)
 
 
+class EventsQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=200)
+
+
+class ReplayQuerySchema(Schema):
+    version = fields.Integer(required=True, validate=validate.Range(min=1))
+
+
 class LobbyQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]), load_default="waiting")
     limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
@@ -81,8 +90,14 @@ class ScoreboardQuerySchema(Schema):
 class EventSchema(Schema):
     version = fields.Integer()
     type = fields.String()
-    at = fields.String()
-    data = fields.Dict()
+    schema_version = fields.Integer()
+    at = fields.String(metadata={"description": "ISO-8601 UTC, milliseconds"})
+    data = fields.Dict(metadata={"description": "Cards not yet shown are null for all but their holder"})
+    hash = fields.String(metadata={"description": "This event's link in the match's SHA-256 hash chain"})
+
+
+class EventLogSchema(Schema):
+    events = fields.List(fields.Nested(EventSchema))
 
 
 class ActionResultSchema(Schema):

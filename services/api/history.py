@@ -1,0 +1,60 @@
+"""The audit log and step-by-step replay of a match, redacted for the caller."""
+from __future__ import annotations
+
+from flask import Response
+
+from shared.codec import decode
+from shared.eventstore.schema import event_to_json
+from shared.redaction import Redactor
+from shared.rules import INITIAL, Status, evolve, view
+
+from .auth import optional_player
+from .context import services
+from .errors import ApiError, not_found
+from .rendering import json_response
+from .schemas import EventLogSchema, EventsQuerySchema, ReplayQuerySchema
+from .validation import ApiBlueprint
+
+blp = ApiBlueprint("history", __name__, description="Every recorded event of a match, and the match at any version.")
+
+
+def _seated(match_id: str):
+    """The match's current state and the caller's seat in it (None: a spectator)."""
+    version, state = services().matches.load(match_id)
+    if version == 0:
+        raise not_found()
+    player = optional_player()
+    seat = state.seat_of(player.id) if player else None
+    return version, state, seat
+
+
+@blp.route("/matches/<id:match_id>/events", methods=["GET"])
+@blp.arguments(EventsQuerySchema, location="query")
+@blp.response(200, EventLogSchema)
+def events(query: dict, match_id: str) -> Response:
+    """The audit log after version `after`: unplayed cards are null for all but their holder until the end."""
+    _, _, seat = _seated(match_id)
+    stored = services().store.read(match_id)
+    raw = [(e.type, e.data) for e in stored]
+    shown = Redactor.over(raw, seat.value if seat else None).redact_all(raw)
+    window = slice(query["after"], query["after"] + query["limit"])
+    body = [{**event_to_json(e), "data": data} for e, data in zip(stored[window], shown[window])]
+    return json_response({"events": body})
+
+
+@blp.route("/matches/<id:match_id>/replay", methods=["GET"])
+@blp.arguments(ReplayQuerySchema, location="query")
+@blp.response(200)
+def replay(query: dict, match_id: str) -> Response:
+    """The match view right after event `version`; once the match is finished both hands show."""
+    current, now, seat = _seated(match_id)
+    wanted = query["version"]
+    if wanted > current:
+        raise ApiError(404, "NOT_FOUND", f"The match has {current} events; there is no version {wanted}.")
+    state = INITIAL
+    for stored in services().store.read(match_id, limit=wanted):
+        state = evolve(state, decode(stored))
+    shown = view(state, seat, reveal=now.status is Status.FINISHED)
+    response = json_response({"id": match_id, "version": wanted, **shown})
+    response.headers["ETag"] = f'"{wanted}"'
+    return response
