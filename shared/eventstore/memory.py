@@ -15,6 +15,7 @@ from shared.eventstore.model import (
     StoredEvent,
     TokenRecord,
     check_append,
+    check_import,
     check_read,
     decode_data,
     encode_data,
@@ -72,6 +73,18 @@ class InMemoryEventStore:
             if earlier is None:
                 self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, 0, 0, refusal)
             return earlier
+
+    def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
+        """Write an exported match verbatim into an empty stream."""
+        validate_match_id(match_id)
+        check_import(events)
+        rows = [(e.type, e.schema_version, e.at, encode_data(e.data), e.hash) for e in events]
+        with self._lock:
+            if self._streams.get(match_id):
+                raise ConcurrencyError(0, len(self._streams[match_id]), match_id)
+            self._streams[match_id] = rows
+            self._marks[match_id] = len(rows)
+            return len(rows)
 
     def token(self, match_id: str, key: str) -> TokenRecord | None:
         """What the append with token ``key`` recorded in this match, if any."""

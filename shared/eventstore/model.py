@@ -122,6 +122,15 @@ def check_append(events: Sequence[NewEvent], expected_version: int) -> None:
             raise TypeError("schema_version must be an int")
 
 
+def check_import(events: Sequence[StoredEvent]) -> None:
+    """An import is a whole match: versions 1..n, each with its chain link."""
+    if not events:
+        raise ValueError("an import needs at least one event")
+    for expected, event in enumerate(events, 1):
+        if event.version != expected:
+            raise ValueError(f"an import must hold versions 1..n in order; found {event.version} at {expected}")
+
+
 def check_read(after: int, limit: int | None) -> None:
     """Refuse malformed reads the same way in every implementation."""
     if after < 0:
@@ -191,6 +200,13 @@ class EventStore(Protocol):
 
     def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
         """Claim ``token`` for a refused request; the record that was there first, if any."""
+        ...
+
+    def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
+        """Write an exported match verbatim (versions, timestamps, hashes) into an empty stream.
+
+        Raises :class:`ConcurrencyError` if the match already has events. Marks it unprojected.
+        """
         ...
 
     def read(

@@ -32,6 +32,7 @@ from shared.eventstore.model import (
     StoredEvent,
     TokenRecord,
     check_append,
+    check_import,
     check_read,
     decode_data,
     encode_data,
@@ -72,6 +73,23 @@ end
 return {1, version}
 """
 
+# KEYS[1] events stream, KEYS[2] unprojected mark; ARGV: (type, schema, at, data, hash)
+# per event, versions 1..n. Writes an exported match verbatim, only into an empty stream.
+_IMPORT_LUA = """
+local actual = redis.call('XLEN', KEYS[1])
+if actual ~= 0 then
+  return {0, actual}
+end
+local version = 0
+for i = 1, #ARGV, 5 do
+  version = version + 1
+  redis.call('XADD', KEYS[1], string.format('%d-0', version),
+             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[i + 2], 'd', ARGV[i + 3], 'h', ARGV[i + 4])
+end
+redis.call('SET', KEYS[2], version)
+return {1, version}
+"""
+
 # KEYS[1] unprojected mark; ARGV[1] the version the projector has folded up to.
 # Compare-and-delete: a mark set by a newer append survives. Returns 1 if no mark remains.
 _MARK_PROJECTED_LUA = """
@@ -91,6 +109,7 @@ _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 
 _append = Script(_APPEND_LUA)
 _mark_projected = Script(_MARK_PROJECTED_LUA)
+_import = Script(_IMPORT_LUA)
 
 
 def _text(value: bytes | str) -> str:
@@ -174,6 +193,18 @@ class RedisEventStore:
         if self._client.hsetnx(tokens, token.key, record.encode()):
             return None
         return TokenRecord.decode(self._client.hget(tokens, token.key))
+
+    def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
+        """Write an exported match verbatim (one script) into an empty stream."""
+        check_import(events)
+        args: list[Any] = []
+        for e in events:
+            args += [e.type, e.schema_version, e.at, encode_data(e.data), e.hash]
+        script_keys = [keys.match_events(match_id), keys.match_unprojected(match_id)]
+        ok, version = _import(self._client, script_keys, args)
+        if not int(ok):
+            raise ConcurrencyError(0, int(version), match_id)
+        return int(version)
 
     def token(self, match_id: str, key: str) -> TokenRecord | None:
         """What the append with token ``key`` recorded in this match, if any."""

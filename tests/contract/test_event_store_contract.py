@@ -350,3 +350,22 @@ def test_the_chain_continues_across_redis_store_instances(client_fixture: str, r
     RedisEventStore(client).append("m1", [e("B")], 1)
     first, second = RedisEventStore(client).read("m1")
     assert second.hash == chain_hash(first.hash, 2, "B", 1, second.at, encode_data(second.data))
+
+
+def test_an_exported_match_imports_verbatim_into_an_empty_stream_only(store: EventStore) -> None:
+    source = InMemoryEventStore()
+    source.append("m1", [e("A", n=1), e("B", n=2)], 0)
+    source.append("m1", [e("C", n=3)], 2)
+    exported = source.read("m1")
+
+    assert store.import_events("m1", exported) == 3
+
+    assert store.read("m1") == exported
+    assert "m1" in set(store.unprojected())
+    store.append("m1", [e("D")], 3)
+    assert store.read("m1")[-1].hash == chain_hash(exported[-1].hash, 4, "D", 1, store.read("m1")[-1].at,
+                                                    encode_data({}))
+    with pytest.raises(ConcurrencyError):
+        store.import_events("m1", exported)
+    with pytest.raises(ValueError):
+        store.import_events("m2", exported[1:])

@@ -1,0 +1,124 @@
+"""The operator's `truc` tool against a real redis-server: replay, audit, export and import."""
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from services.api.game import MatchService
+from services.cli import truc
+from services.projector.jobs import ProjectorContext, rebuild_match
+from shared.eventstore import RedisEventStore, keys
+from shared.readmodels import ReadModels
+from shared.seeds import SeedVault
+from tests.match_support import play_through_service
+
+AUDIENCES = ("A", "B", "spectator")
+
+
+@pytest.fixture
+def env(redis_server, redis_client):
+    return {"REDIS_URL": redis_server.url}
+
+
+@pytest.fixture
+def service(redis_client):
+    return MatchService(RedisEventStore(redis_client), lambda _: None, SeedVault(redis_client))
+
+
+def project(client, match_id):
+    rebuild_match(match_id, ProjectorContext(RedisEventStore(client), ReadModels(client)))
+
+
+def run(env, *args):
+    return CliRunner().invoke(truc, list(args), env=env, catch_exceptions=False)
+
+
+def rewrite(client, match_id, change):
+    """Tamper as someone with Redis access would: rewrite the stream with one entry changed."""
+    stream = keys.match_events(match_id)
+    entries = client.xrange(stream)
+    client.delete(stream)
+    for entry_id, fields in entries:
+        client.xadd(stream, change(entry_id, dict(fields)), id=entry_id)
+
+
+@pytest.fixture
+def finished(service, redis_client):
+    match_id = play_through_service(service, random.Random(21))
+    project(redis_client, match_id)
+    return match_id
+
+
+def test_audit_passes_an_honest_finished_match_and_recomputes_its_deals(env, finished):
+    result = run(env, "audit", finished)
+    assert result.exit_code == 0, result.output
+    assert "1 passed, 0 failed" in result.output and "revealed seed" in result.output
+
+
+def test_audit_names_the_event_whose_card_was_changed(env, finished, redis_client):
+    target = next(i for i, (_, f) in enumerate(redis_client.xrange(keys.match_events(finished)))
+                  if f[b"t"] == b"card_played") + 1
+
+    def change(entry_id, fields):
+        if entry_id == f"{target}-0".encode():
+            fields[b"d"] = fields[b"d"].replace(fields[b"d"][-5:-2], b'7H"')[:-2] + b'"}'
+        return fields
+
+    rewrite(redis_client, finished, change)
+    result = run(env, "audit", finished)
+    assert result.exit_code == 1
+    assert f"v{target} chain" in result.output
+
+
+def test_audit_all_reports_every_match(env, service, redis_client, finished):
+    unfinished = play_through_service(service, random.Random(2), stop_after=5)
+    project(redis_client, unfinished)
+    result = run(env, "audit", "--all")
+    assert result.exit_code == 0 and "2 passed, 0 failed" in result.output, result.output
+    assert "consistency only" in result.output
+
+
+def test_audit_fails_on_read_models_that_differ_from_a_fresh_fold(env, finished, redis_client):
+    models = ReadModels(redis_client)
+    view = models.view(finished, "spectator")
+    view["scores"] = {"A": 0, "B": 0}
+    key = next(k for k in redis_client.scan_iter(match=f"*{{m:{finished}}}:views*"))
+    redis_client.hset(key, "spectator", __import__("orjson").dumps(view))
+    result = run(env, "audit", finished)
+    assert result.exit_code == 1 and "read_models" in result.output
+
+
+def test_replay_prints_rounds_tricks_and_the_winner_and_stops_at_a_version(env, finished):
+    full = run(env, "replay", finished)
+    assert full.exit_code == 0
+    assert "Round 1" in full.output and "trick 1:" in full.output and "Match won by" in full.output
+    partial = run(env, "replay", finished, "--at", "5")
+    assert "v5" in partial.output and "v6" not in partial.output and "Match won by" not in partial.output
+
+
+def test_export_then_import_into_an_empty_redis_audits_and_gives_equal_views(env, finished, redis_client, tmp_path):
+    models = ReadModels(redis_client)
+    before = {audience: models.view(finished, audience) for audience in AUDIENCES}
+    exported = tmp_path / "match.jsonl"
+    assert run(env, "export", finished, "-o", str(exported)).exit_code == 0
+    redis_client.flushall()
+
+    imported = run(env, "import", str(exported))
+
+    assert imported.exit_code == 0, imported.output
+    assert run(env, "audit", finished).exit_code == 0
+    assert {audience: models.view(finished, audience) for audience in AUDIENCES} == before
+
+
+def test_import_refuses_a_tampered_export_and_writes_nothing(env, finished, redis_client, tmp_path):
+    exported = tmp_path / "match.jsonl"
+    run(env, "export", finished, "-o", str(exported))
+    lines = exported.read_text().splitlines()
+    lines[6], lines[7] = lines[7], lines[6]  # reorder two events
+    exported.write_text("\n".join(lines) + "\n")
+    redis_client.flushall()
+
+    result = run(env, "import", str(exported))
+
+    assert result.exit_code == 1 and "refused: v6" in result.output
+    assert redis_client.exists(keys.match_events(finished)) == 0
