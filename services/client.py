@@ -1,0 +1,153 @@
+"""A small typed client of the Le Truc REST API (standard library only).
+
+Used by the bots, the terminal client and the tests, exactly as any third-party client
+would use the API: every call is one HTTP request; errors raise ``ApiError`` with the
+API's stable code and its human message.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+Json = dict[str, Any]
+
+
+@dataclass
+class ApiError(Exception):
+    status: int
+    code: str
+    message: str
+    fields: Json = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Registered:
+    id: str
+    name: str
+    token: str
+
+
+class TrucClient:
+    """One player's (or a spectator's) connection to the API; thread-safe (a connection per thread)."""
+
+    def __init__(self, base_url: str = "http://127.0.0.1:8000", token: str | None = None, timeout: float = 40) -> None:
+        parts = urlsplit(base_url)
+        self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self._local = threading.local()
+
+    # -- identity and matches ------------------------------------------------------------
+    def register(self, name: str) -> Registered:
+        """Register a player; this client then acts as that player."""
+        body = self._call("POST", "/players", {"name": name})
+        self.token = body["token"]
+        return Registered(body["id"], body["name"], body["token"])
+
+    def create_match(self, **options: Any) -> Json:
+        """Create a match (options as API.md: opponent, rules, first_dealer, start_scores, decks)."""
+        return self._call("POST", "/matches", options)
+
+    def join(self, match_id: str) -> Json:
+        return self._call("POST", f"/matches/{match_id}/join")
+
+    def act(self, match_id: str, action: Json, if_match: int | None = None, idempotency_key: str | None = None) -> Json:
+        """Send one action body, e.g. ``{"type": "play", "card": "7H"}``; the recorded events."""
+        headers = {}
+        if if_match is not None:
+            headers["If-Match"] = f'"{if_match}"'
+        if idempotency_key is not None:
+            headers["Idempotency-Key"] = idempotency_key
+        return self._call("POST", f"/matches/{match_id}/actions", action, headers)
+
+    # -- reading -------------------------------------------------------------------------
+    def view(self, match_id: str, min_version: int = 0, wait: float = 0) -> Json:
+        """The match as this player may see it; waits up to ``wait`` s for ``min_version``."""
+        query = {"min_version": min_version, "wait": wait} if min_version else {}
+        return self._call("GET", f"/matches/{match_id}", query=query)
+
+    def lobby(self, status: str = "waiting", limit: int = 50) -> list[Json]:
+        return self._call("GET", "/matches", query={"status": status, "limit": limit})["matches"]
+
+    def my_matches(self, player_id: str, status: str = "playing") -> list[Json]:
+        return self._call("GET", f"/players/{player_id}/matches", query={"status": status})["matches"]
+
+    def scoreboard(self, limit: int = 50) -> Json:
+        return self._call("GET", "/scoreboard", query={"limit": limit})
+
+    def events(self, match_id: str, after: int = 0, limit: int = 200) -> list[Json]:
+        return self._call("GET", f"/matches/{match_id}/events", query={"after": after, "limit": limit})["events"]
+
+    def replay(self, match_id: str, version: int) -> Json:
+        return self._call("GET", f"/matches/{match_id}/replay", query={"version": version})
+
+    def stream(self, match_id: str) -> Iterator[Json]:
+        """The match view each time it changes (server-sent events), until the match ends."""
+        conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
+        try:
+            conn.request("GET", f"/matches/{match_id}/stream", headers=self._headers({"Accept": "text/event-stream"}))
+            response = conn.getresponse()
+            if response.status != 200:
+                raise _error(response.status, response.read())
+            data: list[str] = []
+            for raw in response:
+                line = raw.decode().rstrip("\r\n")
+                if line.startswith("data:"):
+                    data.append(line[5:].lstrip())
+                elif not line and data:
+                    yield json.loads("\n".join(data))
+                    data = []
+        finally:
+            conn.close()
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        headers = {"Accept": "application/json", **(extra or {})}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def _connection(self) -> http.client.HTTPConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
+        return conn
+
+    def _call(self, method: str, path: str, body: Json | None = None, headers: dict[str, str] | None = None,
+              query: Json | None = None) -> Any:
+        if query:
+            path = f"{path}?{urlencode(query)}"
+        payload = None if body is None and method == "GET" else json.dumps(body or {}).encode()
+        sent = self._headers({**(headers or {}), **({"Content-Type": "application/json"} if payload else {})})
+        for attempt in (1, 2):  # a kept-alive connection the server closed meanwhile: reconnect once
+            conn = self._connection()
+            try:
+                conn.request(method, path, body=payload, headers=sent)
+                response = conn.getresponse()
+                raw = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                conn.close()
+                self._local.conn = None
+                if attempt == 2:
+                    raise
+        if response.status >= 400:
+            raise _error(response.status, raw)
+        return json.loads(raw) if raw else None
+
+
+def _error(status: int, raw: bytes) -> ApiError:
+    try:
+        body = json.loads(raw)
+        return ApiError(status, body.get("error", "HTTP_ERROR"), body.get("message", ""), body.get("fields", {}))
+    except ValueError:
+        return ApiError(status, "HTTP_ERROR", raw[:200].decode(errors="replace"))
