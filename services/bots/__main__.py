@@ -1,0 +1,31 @@
+"""``python -m services.bots``: the built-in bot, a registered player using the public API.
+
+Its identity is the ``BOT_TOKEN`` secret, shared with the API (which seats this player as B
+when a match is created with ``{"opponent": "bot"}``). It watches its own playing matches
+and acts whenever it is on turn or asked a question.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import random
+
+from services.bots.player import BotPlayer
+from services.bots.strategies import STRATEGIES
+from services.client import TrucClient
+from shared.config import Config
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s bot %(message)s", datefmt="%H:%M:%S")
+    config = Config.from_env()
+    token = os.environ.get("BOT_TOKEN")
+    if not token:
+        raise SystemExit("BOT_TOKEN is not set: the bot has no identity (make run sets one)")
+    client = TrucClient(f"http://{config.host}:{config.port}", token)
+    strategy = STRATEGIES[os.environ.get("BOT_STRATEGY", "heuristic")](random.Random())
+    BotPlayer(client, strategy).wait_for_api().run_forever(poll_seconds=float(os.environ.get("BOT_POLL", "0.2")))
+
+
+if __name__ == "__main__":
+    main()
