@@ -1,18 +1,15 @@
 """Read models in Redis: written by the projector, read by the API.
 
-Layout (key names from :mod:`shared.eventstore.keys`):
+The read models come in generations (see :mod:`shared.generation` for the layout of one,
+:mod:`shared.readmodel_pointer` for the pointer). :class:`ReadModels` is what the API
+uses: every call resolves the generation reads use with one HGET, and never caches it,
+so the first call after a rebuild's switch already reads the new generation (a cached,
+stale pointer would make read-your-writes waits time out on a generation no longer
+written). Calls that read several keys that belong together resolve it once.
 
-- ``truc:{m:<id>}:views`` - one hash per match, in the match's own cluster slot: ``version``
-  (the last event folded in), ``A``, ``B``, ``spectator`` (the three views) and ``summary``
-  (the lobby line), each JSON bytes. The API returns the bytes as they are.
-- ``truc:lobby:<status>`` - sorted sets of match ids scored by creation time (epoch ms).
-  They live outside the match's slot, so they cannot change in the views' script: the
-  projector places a match before writing its views and settles it after, and a read
-  moves any member whose summary has another status (so the lobby heals itself).
-- The scoreboard: see :mod:`shared.scoreboard`.
-
-The views' script refuses to move a match backwards (a slow worker's older fold is
-dropped) and clears the match's "unprojected" mark in the same atomic step.
+``ReadModels.at(generation)`` gives one generation explicitly (the projector, rebuilds
+and tests). The write methods here write to the generation reads use unless told
+otherwise.
 """
 
 from __future__ import annotations
@@ -21,58 +18,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
-from shared.eventstore import keys
 from shared.eventstore.model import EventStore
-from shared.eventstore.scripts import Script
-from shared.scoreboard import Scoreboard
+from shared.generation import AUDIENCES, POLL_SECONDS, GenerationModels, InvalidAudienceError
+from shared.readmodel_pointer import Pointer, current_generation, read_pointer
 
-AUDIENCES = ("A", "B", "spectator")
-_POLL_SECONDS = 0.005
-_MAX_SETTLE_ATTEMPTS = 10
-
-# KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark.
-# ARGV[1] version, ARGV[2..4] the A, B and spectator views, ARGV[5] the summary,
-# ARGV[6] '1' to also replace views of the same version (a rebuild), else '0'.
-# Writes only a newer version (or the same one on a rebuild), never an older one.
-# Whether or not it wrote, the events up to ARGV[1] are projected, so a mark at or
-# below it is deleted (a mark set by a newer append survives).
-# Returns 1 if the views were written, 0 if the stored ones were kept.
-_WRITE_MATCH_LUA = """
-local version = tonumber(ARGV[1])
-local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-local wrote = 0
-if version > stored or (ARGV[6] == '1' and version == stored) then
-  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'A', ARGV[2], 'B', ARGV[3],
-             'spectator', ARGV[4], 'summary', ARGV[5])
-  wrote = 1
-end
-local mark = redis.call('GET', KEYS[2])
-if mark and tonumber(mark) <= version then
-  redis.call('DEL', KEYS[2])
-end
-return wrote
-"""
-_write_match = Script(_WRITE_MATCH_LUA)
-
-
-class InvalidAudienceError(ValueError):
-    """An audience other than "A", "B" or "spectator"."""
-
-
-def _audience(audience: str) -> str:
-    if audience not in AUDIENCES:
-        raise InvalidAudienceError(f"invalid audience: {audience!r}")
-    return audience
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
+__all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
 
 
 class ReadModels:
-    """Match views, the lobby and the scoreboard on a Redis client.
+    """Match views, the lobby and the scoreboard of the generation being served.
 
     ``client`` is a ``redis.Redis``, ``RedisCluster`` or fakeredis client with
     ``decode_responses=False`` (views come back as raw JSON bytes).
@@ -80,138 +34,105 @@ class ReadModels:
 
     def __init__(self, client: Any) -> None:
         self._client = client
-        self._scoreboard = Scoreboard(client)
 
-    # --- match views -------------------------------------------------------------
+    @property
+    def client(self) -> Any:
+        """The Redis client the read models live on."""
+        return self._client
 
-    def write_match(
-        self, match_id: str, version: int, views: Mapping[str, Mapping[str, Any]],
-        summary: Mapping[str, Any], *, replace_same_version: bool = False,
-    ) -> bool:
-        """Store the views and summary of ``version`` if it is newer; clear the mark up to it.
+    def generation(self) -> int:
+        """The generation reads use now."""
+        return current_generation(self._client)
 
-        Returns whether the views were written (False: the stored ones are as new or
-        newer, e.g. another worker got further). ``replace_same_version`` lets a rebuild
-        rewrite views of the stored version, but never older ones.
-        """
-        script_keys = [keys.match_views(match_id), keys.match_unprojected(match_id)]
-        args = [
-            version, *(orjson.dumps(views[audience]) for audience in AUDIENCES),
-            orjson.dumps(summary), "1" if replace_same_version else "0",
-        ]
-        return bool(int(_write_match(self._client, script_keys, args)))
+    def pointer(self) -> Pointer:
+        """The generation reads use and the one being built, in one round trip."""
+        return read_pointer(self._client)
+
+    def at(self, generation: int) -> GenerationModels:
+        """The read models of ``generation``, whichever one reads use."""
+        return GenerationModels(self._client, generation)
+
+    def _served(self) -> GenerationModels:
+        return self.at(self.generation())
+
+    def _target(self, generation: int | None) -> GenerationModels:
+        return self._served() if generation is None else self.at(generation)
+
+    # --- reads (the API's) -------------------------------------------------------
 
     def view_json(self, match_id: str, audience: str) -> bytes | None:
         """The stored view of ``audience`` ("A", "B" or "spectator") as JSON bytes."""
-        return self._client.hget(keys.match_views(match_id), _audience(audience))
+        return self._served().view_json(match_id, audience)
 
     def view(self, match_id: str, audience: str) -> dict[str, Any] | None:
         """The stored view of ``audience``; None if the match has not been projected."""
-        raw = self.view_json(match_id, audience)
-        return None if raw is None else orjson.loads(raw)
+        return self._served().view(match_id, audience)
 
     def summary(self, match_id: str) -> dict[str, Any] | None:
         """The stored lobby summary of the match; None if it has not been projected."""
-        raw = self._client.hget(keys.match_views(match_id), "summary")
-        return None if raw is None else orjson.loads(raw)
+        return self._served().summary(match_id)
 
     def projected_version(self, match_id: str) -> int:
         """The version of the stored views; 0 if the match has not been projected."""
-        raw = self._client.hget(keys.match_views(match_id), "version")
-        return 0 if raw is None else int(raw)
+        return self._served().projected_version(match_id)
 
     def wait_for_version(self, match_id: str, min_version: int, timeout_s: float) -> int:
-        """Poll until the views reach ``min_version`` or ``timeout_s`` passes; the version reached."""
+        """Poll until the views reach ``min_version`` or ``timeout_s`` passes; the version reached.
+
+        Each poll resolves the generation again: a switch during the wait moves it on
+        to the new generation, the only one still written.
+        """
         deadline = time.monotonic() + max(timeout_s, 0.0)
         while True:
             version = self.projected_version(match_id)
             if version >= min_version or time.monotonic() >= deadline:
                 return version
-            time.sleep(_POLL_SECONDS)
-
-    # --- lobby -------------------------------------------------------------------
-
-    def place_in_lobby(self, match_id: str, status: str, created_at_ms: int) -> None:
-        """List the match under ``status`` only (idempotent)."""
-        keys.validate_match_id(match_id)
-        pipe = self._client.pipeline(transaction=False)
-        pipe.zadd(keys.lobby(status), {match_id: created_at_ms})
-        for other in keys.LOBBY_STATUSES:
-            if other != status:
-                pipe.zrem(keys.lobby(other), match_id)
-        pipe.execute()
-
-    def settle_lobby(self, match_id: str, created_at_ms: int) -> None:
-        """List the match under the status of its stored summary, until that is seen to hold.
-
-        Run after writing the views: a slower worker may have listed the match under an
-        older status in between, and the last placement must follow the last summary.
-        """
-        status = self._stored_status(match_id)
-        for _ in range(_MAX_SETTLE_ATTEMPTS):
-            if status is None:
-                return
-            self.place_in_lobby(match_id, status, created_at_ms)
-            current = self._stored_status(match_id)
-            if current == status:
-                return
-            status = current
+            time.sleep(POLL_SECONDS)
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the matches of ``status``, newest first, at most ``limit``."""
-        key = keys.lobby(status)
-        found: list[dict[str, Any]] = []
-        start = 0
-        while len(found) < limit:
-            entries = self._client.zrevrange(key, start, start + limit - 1, withscores=True)
-            moved = 0
-            for (member, created_at), summary in zip(entries, self._summaries(entries)):
-                if summary is None:
-                    continue  # listed before its views were written: shown once written
-                if summary["status"] == status:
-                    found.append(summary)
-                else:
-                    self.place_in_lobby(_text(member), summary["status"], int(created_at))
-                    moved += 1
-            if len(entries) < limit:
-                break
-            start += len(entries) - moved
-        return found[:limit]
-
-    def _summaries(self, entries: list[tuple[bytes, float]]) -> list[dict[str, Any] | None]:
-        pipe = self._client.pipeline(transaction=False)
-        for member, _ in entries:
-            pipe.hget(keys.match_views(_text(member)), "summary")
-        return [None if raw is None else orjson.loads(raw) for raw in pipe.execute()]
-
-    def _stored_status(self, match_id: str) -> str | None:
-        summary = self.summary(match_id)
-        return None if summary is None else summary["status"]
-
-    # --- scoreboard --------------------------------------------------------------
-
-    def record_result(
-        self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int,
-    ) -> bool:
-        """Count one finished match for one player, exactly once; True if newly counted."""
-        return self._scoreboard.record_result(
-            match_id, player_id, name, won, rounds_won, points_for, points_against,
-        )
+        return self._served().lobby(status, limit)
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         """``{"players": [row, ...], "version": <finished matches counted>}``, best first."""
-        return self._scoreboard.scoreboard(limit)
+        return self._served().scoreboard(limit)
 
     def player_row(self, player_id: str) -> dict[str, Any] | None:
         """One player's scoreboard row; None if none of their matches has finished."""
-        return self._scoreboard.player_row(player_id)
-
-    # --- health ------------------------------------------------------------------
+        return self._served().player_row(player_id)
 
     def lag(self, store: EventStore) -> int:
         """Events appended but not yet projected, over the matches carrying the mark."""
-        return sum(
-            max(0, store.version(match_id) - self.projected_version(match_id))
-            for match_id in store.unprojected()
+        return self._served().lag(store)
+
+    # --- writes (the projector's; ``generation`` None: the one reads use) ------
+
+    def write_match(
+        self, match_id: str, version: int, views: Mapping[str, Mapping[str, Any]],
+        summary: Mapping[str, Any], *, replace_same_version: bool = False,
+        generation: int | None = None, clear_mark: bool = True,
+    ) -> bool:
+        """Store the views of ``version`` if newer (see ``GenerationModels.write_match``)."""
+        return self._target(generation).write_match(
+            match_id, version, views, summary,
+            replace_same_version=replace_same_version, clear_mark=clear_mark,
+        )
+
+    def place_in_lobby(
+        self, match_id: str, status: str, created_at_ms: int, *, generation: int | None = None,
+    ) -> None:
+        """List the match under ``status`` only (idempotent)."""
+        self._target(generation).place_in_lobby(match_id, status, created_at_ms)
+
+    def settle_lobby(self, match_id: str, created_at_ms: int, *, generation: int | None = None) -> None:
+        """List the match under the status of its stored summary (see ``GenerationModels``)."""
+        self._target(generation).settle_lobby(match_id, created_at_ms)
+
+    def record_result(
+        self, match_id: str, player_id: str, name: str, won: bool,
+        rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
+    ) -> bool:
+        """Count one finished match for one player, exactly once; True if newly counted."""
+        return self._target(generation).record_result(
+            match_id, player_id, name, won, rounds_won, points_for, points_against,
         )

@@ -16,6 +16,9 @@ Layout (key names from :mod:`shared.eventstore.keys`):
 - ``truc:scoreboard:matches`` - a set of the finished matches counted (its size is the
   scoreboard's version).
 
+Each key belongs to one read-model generation (``:g<N>`` appended for N >= 1, see
+:mod:`shared.eventstore.keys`); a ``Scoreboard`` works on the one it is given.
+
 The totals and the ranking live in different cluster slots, so they cannot change in one
 script: after setting a score we re-read the totals and set it again if they moved, so the
 last score written always matches the final totals even with concurrent workers.
@@ -75,10 +78,11 @@ def _row(player_id: str, totals: dict[Any, Any]) -> dict[str, Any]:
 
 
 class Scoreboard:
-    """Per-player totals and their ranking, on a Redis client (``decode_responses=False``)."""
+    """Per-player totals and their ranking of one generation, on a Redis client."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, generation: int = 0) -> None:
         self._client = client
+        self._generation = keys.validate_generation(generation)
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
@@ -96,20 +100,21 @@ class Scoreboard:
             "points_for": points_for, "points_against": points_against,
         })
         args = [match_id, contribution, name, int(bool(won)), rounds_won, points_for, points_against]
-        script_keys = [keys.player_results(player_id), keys.player_totals(player_id)]
+        generation = self._generation
+        script_keys = [keys.player_results(player_id, generation), keys.player_totals(player_id, generation)]
         added = bool(int(_record_result(self._client, script_keys, args)))
         self._rank(player_id)
-        self._client.sadd(keys.SCOREBOARD_MATCHES, match_id)
+        self._client.sadd(keys.scoreboard_matches(self._generation), match_id)
         return added
 
     def _rank(self, player_id: str) -> None:
         """Set the player's ranking score from the totals, until it is seen to be current."""
-        totals_key = keys.player_totals(player_id)
+        totals_key = keys.player_totals(player_id, self._generation)
         totals = self._client.hgetall(totals_key)
         for _ in range(_MAX_RANK_ATTEMPTS):
             row = _row(player_id, totals)
             score = rank_score(row["matches_won"], row["points_for"], row["points_against"])
-            self._client.zadd(keys.SCOREBOARD, {rank_member(row["name"], player_id): score})
+            self._client.zadd(keys.scoreboard(self._generation), {rank_member(row["name"], player_id): score})
             current = self._client.hgetall(totals_key)
             if current == totals:
                 return
@@ -118,17 +123,17 @@ class Scoreboard:
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         """The top ``limit`` rows and the number of finished matches counted."""
         # ZRANGE 0 -1 would mean "everything": a limit of 0 asks for no rows.
-        members = self._client.zrange(keys.SCOREBOARD, 0, limit - 1) if limit > 0 else []
+        members = self._client.zrange(keys.scoreboard(self._generation), 0, limit - 1) if limit > 0 else []
         player_ids = [_text(member).rsplit("\x00", 1)[1] for member in members]
         pipe = self._client.pipeline(transaction=False)
         for player_id in player_ids:
-            pipe.hgetall(keys.player_totals(player_id))
-        pipe.scard(keys.SCOREBOARD_MATCHES)
+            pipe.hgetall(keys.player_totals(player_id, self._generation))
+        pipe.scard(keys.scoreboard_matches(self._generation))
         *all_totals, counted = pipe.execute()
         players = [_row(pid, totals) for pid, totals in zip(player_ids, all_totals) if totals]
         return {"players": players, "version": int(counted)}
 
     def player_row(self, player_id: str) -> dict[str, Any] | None:
         """The player's scoreboard row; None if no finished match of theirs was counted."""
-        totals = self._client.hgetall(keys.player_totals(player_id))
+        totals = self._client.hgetall(keys.player_totals(player_id, self._generation))
         return _row(player_id, totals) if totals else None

@@ -12,6 +12,11 @@ idempotent, so running a job twice, or two workers on one match at once, changes
 4. the lobby is settled on the stored summary (a slower worker may have relisted it).
 
 A crash before step 3 leaves the mark set, so the sweep redoes the whole job.
+
+While a rebuild runs (see :mod:`shared.readmodel_pointer`), steps 1-4 are done first for
+the generation being built, without clearing the mark, then for the one being served.
+``rebuild_batch`` is the rebuild's job: it folds matches from version 0 into the new
+generation only (see :mod:`services.projector.rebuild`).
 """
 
 from __future__ import annotations
@@ -115,19 +120,46 @@ def catch_up(match_id: str, context: ProjectorContext | None = None) -> int:
         # is left behind (compare-and-delete, so a newer append's mark survives).
         ctx.store.mark_projected(match_id, projection.version)
         return projection.version
-    publish(ctx.readmodels, projection, relist=projection.status is not start.status)
+    publish_live(ctx.readmodels, projection, relist=projection.status is not start.status)
     ctx.cache.put(projection)
     return projection.version
 
 
-def rebuild_match(match_id: str, context: ProjectorContext | None = None) -> int:
-    """Fold the match from version 0, ignoring the cache, and rewrite its read models."""
+def rebuild_match(
+    match_id: str, context: ProjectorContext | None = None, *, generation: int | None = None,
+) -> int:
+    """Fold the match from version 0, ignoring the cache, and rewrite its read models.
+
+    Without ``generation``: the live generations, as a catch-up would. With one: only
+    that generation, leaving the mark and the fold cache alone (they stand for the
+    generation reads use, which this did not write).
+    """
     ctx = context or current_context()
     projection = fold_stream(ctx.store, Projection(validate_match_id(match_id)), ctx.page_size)
-    if projection.version:
-        publish(ctx.readmodels, projection, relist=True, replace_same_version=True)
+    if not projection.version:
+        return 0
+    if generation is None:
+        publish_live(ctx.readmodels, projection, relist=True, replace_same_version=True)
         ctx.cache.put(projection)
+    else:
+        publish(ctx.readmodels, projection, relist=True, replace_same_version=True,
+                generation=generation, clear_mark=False)
     return projection.version
+
+
+def rebuild_batch(match_ids: list[str], generation: int, context: ProjectorContext | None = None) -> int:
+    """The rebuild's job: fold each match from 0 into ``generation``; the events folded.
+
+    Stops as soon as ``generation`` is no longer being built (the rebuild was abandoned
+    and its keys dropped: writing now would only leave garbage behind).
+    """
+    ctx = context or current_context()
+    events = 0
+    for match_id in match_ids:
+        if ctx.readmodels.pointer().building != generation:
+            break
+        events += rebuild_match(match_id, ctx, generation=generation)
+    return events
 
 
 def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:
@@ -144,27 +176,49 @@ def fold_stream(store: EventStore, projection: Projection, page_size: int = PAGE
             return projection
 
 
+def publish_live(
+    readmodels: ReadModels, projection: Projection, *, relist: bool, replace_same_version: bool = False,
+) -> None:
+    """Write the projection to the generation reads use and, during a rebuild, the one being built.
+
+    The pointer is read after folding: a rebuild that starts later enqueues its jobs
+    later, and they fold these events themselves. The generation being built is written
+    first and never clears the mark, so the mark is cleared only once the generation
+    being served holds the events, and a served view is never newer than the one that is
+    about to replace it. It is always relisted: its lobby may not list the match yet.
+    """
+    pointer = readmodels.pointer()
+    if pointer.building is not None:
+        publish(readmodels, projection, relist=True, replace_same_version=replace_same_version,
+                generation=pointer.building, clear_mark=False)
+    publish(readmodels, projection, relist=relist, replace_same_version=replace_same_version,
+            generation=pointer.generation)
+
+
 def publish(
     readmodels: ReadModels, projection: Projection, *, relist: bool,
-    replace_same_version: bool = False,
+    replace_same_version: bool = False, generation: int | None = None, clear_mark: bool = True,
 ) -> bool:
     """Write the projection's read models in the crash-safe order; True if the views were written.
 
     ``relist``: the match's status may have changed, so its lobby listing must follow.
+    ``generation``: where to write (None: the generation reads use, resolved once).
+    ``clear_mark``: clear the match's unprojected mark up to the projection's version.
     """
     match_id, created_at = projection.match_id, projection.created_at or 0
+    generation = readmodels.generation() if generation is None else generation
     models = read_models_of(projection)
     for result in models.results:
         readmodels.record_result(
             match_id, result.player_id, result.name, result.won,
-            result.rounds_won, result.points_for, result.points_against,
+            result.rounds_won, result.points_for, result.points_against, generation=generation,
         )
     if relist:
-        readmodels.place_in_lobby(match_id, models.summary["status"], created_at)
+        readmodels.place_in_lobby(match_id, models.summary["status"], created_at, generation=generation)
     wrote = readmodels.write_match(
         match_id, models.version, models.views, models.summary,
-        replace_same_version=replace_same_version,
+        replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark,
     )
     if relist:
-        readmodels.settle_lobby(match_id, created_at)
+        readmodels.settle_lobby(match_id, created_at, generation=generation)
     return wrote

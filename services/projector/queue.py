@@ -1,25 +1,36 @@
-"""The catch-up queue: how the command API asks the projector to fold a match.
+"""The projector's queues: how the API asks for a catch-up, and how a rebuild fans out.
 
-The job is referenced by its dotted path, so enqueuing never imports the projector.
+Jobs are referenced by their dotted path, so enqueuing never imports the projector.
+Workers listen to the catch-up queue first and the rebuild queue second (RQ serves its
+queues in order), so live catch-ups never wait behind a rebuild's backlog.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rq import Queue
+from rq import Queue, Worker
 from rq.job import Job
 
 from shared.eventstore.keys import validate_match_id
 
 CATCH_UP_JOB = "services.projector.jobs.catch_up"
+REBUILD_JOB = "services.projector.jobs.rebuild_batch"
 JOB_TIMEOUT_SECONDS = 60  # a catch-up folds one short match: minutes would mean it hangs
+REBUILD_JOB_TIMEOUT_SECONDS = 600  # a batch of matches, folded from their first event
+REBUILD_RESULT_TTL_SECONDS = 3600  # the rebuild polls its jobs' status and reads their result
 FAILURE_TTL_SECONDS = 7 * 24 * 3600  # keep failed jobs a week, to inspect them
+REBUILD_SUFFIX = "-rebuild"  # the rebuild queue is named after the catch-up queue
 
 
 def catch_up_queue(connection: Any, name: str) -> Queue:
     """The RQ queue the projector workers listen on (``Config.queue_name``)."""
     return Queue(name, connection=connection)
+
+
+def rebuild_queue(connection: Any, name: str) -> Queue:
+    """The queue of rebuild jobs beside the catch-up queue ``name`` (served after it)."""
+    return Queue(f"{name}{REBUILD_SUFFIX}", connection=connection)
 
 
 def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Job:
@@ -37,3 +48,34 @@ def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Jo
         description=f"catch up match {match_id}",
         pipeline=pipeline,
     )
+
+
+def enqueue_rebuild(queue: Queue, match_ids: list[str], generation: int) -> Job:
+    """Ask for ``match_ids`` to be folded from their first event into ``generation``."""
+    return queue.enqueue(
+        REBUILD_JOB,
+        [validate_match_id(match_id) for match_id in match_ids],
+        generation,
+        job_timeout=REBUILD_JOB_TIMEOUT_SECONDS,
+        result_ttl=REBUILD_RESULT_TTL_SECONDS,
+        failure_ttl=FAILURE_TTL_SECONDS,
+        description=f"rebuild {len(match_ids)} match(es) into read-model generation {generation}",
+    )
+
+
+def registered_workers(queue: Queue) -> int:
+    """How many workers listen to ``queue``."""
+    return len(Worker.all(queue=queue))
+
+
+def outdated_workers(rebuild_queue: Queue) -> list[str]:
+    """Workers on the catch-up queue that do not serve the rebuild queue.
+
+    They run code from before generations: they would keep writing only the plain keys
+    of generation 0, so reads would stop moving once they switch to another one.
+    """
+    catch_up_name = rebuild_queue.name.removesuffix(REBUILD_SUFFIX)
+    return [
+        worker.name for worker in Worker.all(connection=rebuild_queue.connection)
+        if catch_up_name in worker.queue_names() and rebuild_queue.name not in worker.queue_names()
+    ]

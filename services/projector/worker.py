@@ -1,7 +1,8 @@
 """``python -m services.projector.worker``: a projector worker.
 
-It runs the catch-up jobs of ``Config.queue_name`` on ``Config.queue_url`` and, at start
-and every ``Config.sweep_seconds``, sweeps: every match still carrying the
+It runs the catch-up jobs of ``Config.queue_name`` on ``Config.queue_url``, then, when
+that queue is empty, the jobs of a rebuild (its ``-rebuild`` queue); at start and every
+``Config.sweep_seconds``, it sweeps: every match still carrying the
 "unprojected" mark (its job was lost, or failed) is caught up inline. SIGTERM or SIGINT
 stops it after the current job (RQ's warm shutdown); a second one stops it at once.
 """
@@ -16,7 +17,7 @@ from rq import SimpleWorker
 from rq.exceptions import StopRequested
 
 from services.projector.jobs import ProjectorContext, catch_up, current_context
-from services.projector.queue import catch_up_queue
+from services.projector.queue import catch_up_queue, rebuild_queue
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 
@@ -78,10 +79,14 @@ def worker_ttl_for(sweep_seconds: int) -> int:
 def build_worker(
     config: Config, connection: Any = None, context: ProjectorContext | None = None,
 ) -> ProjectorWorker:
-    """A worker for ``config``'s queue; ``connection`` defaults to ``config.queue_url``."""
+    """A worker for ``config``'s queues; ``connection`` defaults to ``config.queue_url``.
+
+    The catch-up queue comes first: RQ serves queues in order, so live play keeps its
+    latency while a rebuild's jobs wait for idle moments.
+    """
     connection = connection or connect(config.queue_url)
     return ProjectorWorker(
-        [catch_up_queue(connection, config.queue_name)],
+        [catch_up_queue(connection, config.queue_name), rebuild_queue(connection, config.queue_name)],
         connection=connection,
         maintenance_interval=config.sweep_seconds,
         worker_ttl=worker_ttl_for(config.sweep_seconds),

@@ -93,26 +93,59 @@ def match_id_from_key(key: str | bytes) -> str:
 # script can write the views and clear the mark together. A player's scoreboard keys
 # share the player's hash tag ({p:<id>}). The lobby and scoreboard indexes are global
 # keys on purpose: they are only ever written by single commands, never in a script.
+#
+# Generations: every read-model key belongs to one generation, so a rebuild can fill a
+# new generation beside the one being served and then switch reads over in one step.
+# Generation N >= 1 appends ``:g<N>`` to the key; generation 0 keeps the plain names, so
+# read models written before generations existed are generation 0 and need no migration.
+# ``READ_MODELS`` (a hash, see shared/readmodel_pointer.py) says which generation reads
+# use. Streams, marks and players are not read models: they have no generation.
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
-SCOREBOARD = f"{PREFIX}:scoreboard"
-SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"
+READ_MODELS = f"{PREFIX}:readmodels"
+SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
+SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 
 
 class InvalidLobbyStatusError(ValueError):
     """A lobby status other than waiting, playing or finished."""
 
 
-def match_views(match_id: str) -> str:
+class InvalidGenerationError(ValueError):
+    """A read-model generation that is not a non-negative int."""
+
+
+def validate_generation(generation: int) -> int:
+    """Return ``generation`` unchanged if it is an int >= 0, else raise."""
+    if isinstance(generation, bool) or not isinstance(generation, int) or generation < 0:
+        raise InvalidGenerationError(f"invalid read-model generation: {generation!r}")
+    return generation
+
+
+def _generation_suffix(generation: int) -> str:
+    return f":g{generation}" if validate_generation(generation) else ""
+
+
+def match_views(match_id: str, generation: int = 0) -> str:
     """The match's read models (a hash: version, A, B, spectator, summary)."""
-    return _match_key(match_id, "views")
+    return _match_key(match_id, "views") + _generation_suffix(generation)
 
 
-def lobby(status: str) -> str:
+def lobby(status: str, generation: int = 0) -> str:
     """The matches of one status (a sorted set: match id scored by creation time in ms)."""
     if status not in LOBBY_STATUSES:
         raise InvalidLobbyStatusError(f"invalid lobby status: {status!r}")
-    return f"{PREFIX}:lobby:{status}"
+    return f"{PREFIX}:lobby:{status}" + _generation_suffix(generation)
+
+
+def scoreboard(generation: int = 0) -> str:
+    """The ranking of every player (a sorted set, see shared/scoreboard.py)."""
+    return SCOREBOARD + _generation_suffix(generation)
+
+
+def scoreboard_matches(generation: int = 0) -> str:
+    """The finished matches the scoreboard counted (a set: its size is the board's version)."""
+    return SCOREBOARD_MATCHES + _generation_suffix(generation)
 
 
 def _player_key(player_id: str, what: str) -> str:
@@ -120,11 +153,40 @@ def _player_key(player_id: str, what: str) -> str:
     return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:{what}"
 
 
-def player_results(player_id: str) -> str:
+def player_results(player_id: str, generation: int = 0) -> str:
     """What each finished match added to the player's totals (a hash: match id -> JSON)."""
-    return _player_key(player_id, "results")
+    return _player_key(player_id, "results") + _generation_suffix(generation)
 
 
-def player_totals(player_id: str) -> str:
+def player_totals(player_id: str, generation: int = 0) -> str:
     """The player's scoreboard row (a hash: name, matches_played, matches_won, ...)."""
-    return _player_key(player_id, "totals")
+    return _player_key(player_id, "totals") + _generation_suffix(generation)
+
+
+def generation_global_keys(generation: int) -> list[str]:
+    """The generation's keys outside any match or player slot (lobby and ranking indexes)."""
+    return [*(lobby(status, generation) for status in LOBBY_STATUSES),
+            scoreboard(generation), scoreboard_matches(generation)]
+
+
+def match_views_pattern(generation: int) -> str:
+    """SCAN MATCH pattern of every match's views in ``generation`` (exactly that one)."""
+    return f"{PREFIX}:{{m:*}}:views" + _generation_suffix(generation)
+
+
+def player_totals_pattern(generation: int) -> str:
+    """SCAN MATCH pattern of every player's totals in ``generation`` (exactly that one)."""
+    return f"{PREFIX}:{{p:*}}:totals" + _generation_suffix(generation)
+
+
+def player_results_pattern(generation: int) -> str:
+    """SCAN MATCH pattern of every player's results in ``generation`` (exactly that one)."""
+    return f"{PREFIX}:{{p:*}}:results" + _generation_suffix(generation)
+
+
+def player_id_from_key(key: str | bytes) -> str:
+    """Recover the player id from any per-player key (e.g. a SCAN result)."""
+    text = key.decode() if isinstance(key, bytes) else key
+    start = text.index("{p:") + 3
+    end = text.index("}", start)
+    return validate_match_id(text[start:end])

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
-import pytest
 import redis
-from rq import Queue, Worker
+from rq import Queue
 
-from services.embedded_redis import EmbeddedRedis
 from services.projector.jobs import ProjectorContext, fresh_views, rebuild_match
-from services.projector.queue import catch_up_queue, enqueue_catch_up
+from services.projector.queue import enqueue_catch_up
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from tests.integration.projector.support import StartWorker, wait_until
 from tests.projector_support import (
     append_in_batches,
     random_match,
@@ -28,78 +21,8 @@ from tests.projector_support import (
     wipe_read_models,
 )
 
-REPO = Path(__file__).resolve().parents[3]
-QUEUE_NAME = "projector"
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol"), ("p4", "dave")]
 PLAYER_IDS = [player_id for player_id, _ in PLAYERS]
-NO_PERIODIC_SWEEP = 300  # seconds: only the sweep at start happens during a test
-
-StartWorker = Callable[..., subprocess.Popen]
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
-    """Poll ``condition`` every 10 ms until it holds; fail the test after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.01)
-
-
-@pytest.fixture
-def store(redis_client: redis.Redis) -> RedisEventStore:
-    return RedisEventStore(redis_client)
-
-
-@pytest.fixture
-def readmodels(redis_client: redis.Redis) -> ReadModels:
-    return ReadModels(redis_client)
-
-
-@pytest.fixture
-def queue(redis_client: redis.Redis) -> Queue:
-    return catch_up_queue(redis_client, QUEUE_NAME)
-
-
-@pytest.fixture
-def start_worker(
-    redis_server: EmbeddedRedis, queue: Queue, tmp_path: Path,
-) -> Iterator[StartWorker]:
-    """Start ``python -m services.projector.worker`` processes; SIGTERM them at the end."""
-    started: list[subprocess.Popen] = []
-
-    def start(sweep_seconds: int = NO_PERIODIC_SWEEP, wait_idle: bool = True) -> subprocess.Popen:
-        env = {**os.environ, "REDIS_URL": redis_server.url, "QUEUE_URL": redis_server.url,
-               "SWEEP_SECONDS": str(sweep_seconds), "DATA_DIR": str(tmp_path)}
-        log = open(tmp_path / f"worker-{len(started)}.log", "wb")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "services.projector.worker"],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        log.close()
-        started.append(process)
-        if wait_idle:  # registered, and its sweep at start is done
-            wait_until(lambda: _idle_workers(queue) >= _alive(started), what="the worker to be idle")
-        return process
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    for process in started:
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _alive(processes: list[subprocess.Popen]) -> int:
-    return sum(process.poll() is None for process in processes)
-
-
-def _idle_workers(queue: Queue) -> int:
-    return sum(worker.get_state() == "idle" for worker in Worker.all(queue=queue))
 
 
 def players_of(n: int) -> tuple[tuple[str, str], tuple[str, str]]:

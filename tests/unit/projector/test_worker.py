@@ -98,4 +98,4 @@ def test_the_worker_sweeps_on_its_period_and_wakes_up_in_time_for_it(
         worker = build_worker(config(sweep_seconds), connection=fake_redis)
         assert worker.maintenance_interval == sweep_seconds
         assert worker.dequeue_timeout <= max(1, sweep_seconds // 2)
-        assert worker.queue_names() == ["projector"]
+        assert worker.queue_names() == ["projector", "projector-rebuild"]  # catch-ups first
