@@ -21,6 +21,7 @@ class Config:
     embedded_redis: bool = True  # no REDIS_URL given: `make run` starts redis-server itself
     queue_name: str = "projector"
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
+    bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -39,4 +40,5 @@ class Config:
             data_dir=data_dir,
             embedded_redis=embedded,
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
+            bot_token=env.get("BOT_TOKEN") or None,
         )

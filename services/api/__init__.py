@@ -8,6 +8,7 @@ from flask import Flask, send_from_directory
 from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
+from services.bots.player import BOT_PLAYER_ID
 from services.projector.queue import catch_up_queue, enqueue_catch_up
 from shared.config import Config
 from shared.connect import connect
@@ -17,8 +18,11 @@ from shared.seeds import SeedVault
 
 from . import commands, errors, history, reading
 from .context import Services
+from .errors import ApiError
 from .game import MatchService
-from .players import PlayerRegistry
+from .players import Player, PlayerRegistry
+from .stream import blp as stream_blueprint
+from .table import blp as table_blueprint
 from .validation import IdConverter, id_param_schema
 
 MAX_BODY_BYTES = 64 * 1024
@@ -50,9 +54,11 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
 
     store = RedisEventStore(client)
     matches = MatchService(store, notify, SeedVault(client))
+    players = PlayerRegistry(client)
     app.extensions["truc"] = Services(
-        redis=client, store=store, players=PlayerRegistry(client), matches=matches,
+        redis=client, store=store, players=players, matches=matches,
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
+        bot=_bot_seat(players, config.bot_token),
     )
     app.url_map.converters["id"] = IdConverter
     api = Api(app)
@@ -61,7 +67,22 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     api.register_blueprint(commands.blp)
     api.register_blueprint(reading.blp)
     api.register_blueprint(history.blp)
+    api.register_blueprint(stream_blueprint)
+    app.register_blueprint(table_blueprint)
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
                      lambda filename: send_from_directory(swagger_ui_path, filename))
     return app
 
+
+def _bot_seat(players: PlayerRegistry, token: str | None):
+    """The built-in bot's player, registered on first use (no Redis I/O while the app is built)."""
+    seated: list[Player] = []
+
+    def bot() -> Player:
+        if token is None:
+            raise ApiError(503, "BOT_UNAVAILABLE", "This server runs no bot: set BOT_TOKEN for the API and the bot.")
+        if not seated:
+            seated.append(players.ensure(BOT_PLAYER_ID, "Bot", token))
+        return seated[0]
+
+    return bot

@@ -38,8 +38,10 @@ def register_player(body: dict):
 @blp.arguments(MatchCreateSchema)
 @blp.response(201)
 def create_match(options: dict) -> Response:
-    """Create a match; the caller sits in seat A."""
-    recorded = services().matches.create(required_player(), options)
+    """Create a match; the caller sits in seat A (and the bot in B at once with `"opponent": "bot"`)."""
+    ctx = services()
+    opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
+    recorded = ctx.matches.create(required_player(), options, opponent)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
     return response

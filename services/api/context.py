@@ -11,7 +11,7 @@ from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
 
 from .game import MatchService
-from .players import PlayerRegistry
+from .players import Player, PlayerRegistry
 
 
 @dataclass
@@ -22,6 +22,7 @@ class Services:
     matches: MatchService
     read_models: ReadModels
     queue_health: Callable[[], dict[str, Any]]
+    bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)
 
 
 def services() -> Services:

@@ -113,13 +113,18 @@ class MatchService:
         self._cache.put(match_id, version, state)
         return version, state
 
-    def create(self, player: Player, options: Mapping[str, Any]) -> Recorded:
+    def create(self, player: Player, options: Mapping[str, Any], opponent: Player | None = None) -> Recorded:
+        """A new match with ``player`` in seat A (and ``opponent`` seated in B at once)."""
         match_id = secrets.token_urlsafe(9)
         command = CreateMatch(match_id, player.id, player.name, **options)
         chance = SeededChance.new()
         events = decide(INITIAL, command, chance)
         self._seeds.put(match_id, chance.seed)  # before the match exists: it deals from it
-        return self._record(match_id, 0, INITIAL, events, None, Seat.A)
+        created = self._record(match_id, 0, INITIAL, events, None, Seat.A)
+        if opponent is None:
+            return created
+        joined = self.join(match_id, opponent)
+        return Recorded(match_id, joined.version, joined.state, created.events + joined.events, Seat.A)
 
     def join(self, match_id: str, player: Player) -> Recorded:
         for _ in range(_RETRIES):

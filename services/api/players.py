@@ -40,6 +40,16 @@ class PlayerRegistry:
             raise NameTakenError(name)
         return player, token
 
+    def ensure(self, player_id: str, name: str, token: str) -> Player:
+        """A player with a fixed id and a token given by configuration (the built-in bot)."""
+        player = Player(player_id, name)
+        self._client.hset(keys.player(player_id), mapping={"id": player_id, "name": name})
+        self._client.set(keys.player_token(_token_hash(token)), player_id)
+        claimed = self._client.set(keys.player_name(name), player_id, nx=True)
+        if not claimed and self._client.get(keys.player_name(name)) != player_id.encode():
+            raise NameTakenError(name)
+        return player
+
     def by_token(self, token: str) -> Player | None:
         player_id = self._client.get(keys.player_token(_token_hash(token)))
         return None if player_id is None else self.by_id(player_id.decode())

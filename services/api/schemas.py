@@ -37,14 +37,8 @@ class MatchCreateSchema(Schema):
     decks = fields.List(fields.List(fields.String(validate=validate.Length(max=3)), validate=validate.Length(equal=32)),
                         validate=validate.Length(max=64))
 
-    @validates_schema
-    def no_bot_yet(self, data, **kwargs):
-        if "opponent" in data:
-            raise ValidationError("No bot opponent is available on this server yet.", "opponent")
-
     @post_load
     def to_options(self, data, **kwargs):
-        data.pop("opponent", None)
         if "start_scores" in data:
             data["start_scores"] = tuple(data["start_scores"])
         if "decks" in data:

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import click
 
-from . import audit, rebuild, replay, transfer
+from . import audit, play, rebuild, replay, transfer
 
 
 @click.group()
 def truc() -> None:
-    """Le Truc operations: replay, audit, rebuild, export and import matches."""
+    """Le Truc: play in the terminal, and replay, audit, rebuild, export and import matches."""
 
 
 truc.add_command(replay.replay)
+truc.add_command(play.play)
 truc.add_command(audit.audit)
 truc.add_command(rebuild.rebuild)
 truc.add_command(transfer.export)

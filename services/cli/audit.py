@@ -9,7 +9,7 @@ from rich.table import Table
 
 from services.projector.jobs import fresh_views
 from shared.audit import AuditReport, audit_events
-from shared.eventstore import EventStore
+from shared.eventstore import CorruptEventError, EventStore
 from shared.readmodels import ReadModels
 
 from .context import backends
@@ -19,7 +19,12 @@ AUDIENCES = ("A", "B", "spectator")
 
 def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> AuditReport:
     """The event-log audit, plus: the read models equal a fresh fold of the stream."""
-    stored = store.read(match_id)
+    try:
+        stored = store.read(match_id)
+    except CorruptEventError as error:
+        report = AuditReport(match_id, store.version(match_id))
+        report.fail(error.version, "versions", f"unreadable entry: {error}")
+        return report
     report = audit_events(match_id, stored)
     if not report.ok or not stored:
         return report

@@ -21,6 +21,7 @@ def _hand(cards: Iterable[str]) -> str:
 def describe(stored: Iterable[StoredEvent], reveal: bool) -> Iterator[str]:
     """One line (rich markup) per moment worth showing; hands only when ``reveal``."""
     table: list[str] = []
+    v = ""
     for record in stored:
         event, v = decode(record), f"[dim]v{record.version:<4}[/dim]"
         if isinstance(event, ev.MatchCreated):
@@ -51,6 +52,8 @@ def describe(stored: Iterable[StoredEvent], reveal: bool) -> Iterator[str]:
             line = _question_line(event)
             if line:
                 yield f"{v}  {line}"
+    if table:  # stopped mid-trick (--at)
+        yield f"{v}  on the table: {', '.join(table)}"
 
 
 def _question_line(event: ev.Event) -> str:
@@ -58,7 +61,7 @@ def _question_line(event: ev.Event) -> str:
     who = seat.value if seat else "?"
     match event:
         case ev.RaiseProposed(value=value):
-            return f"{who} raises: \"{value}?\""
+            return f"{who} raises: \"2 more?\" (to {value})"
         case ev.RaiseAccepted(value=value):
             return f"{who} accepts: the round is worth {value}"
         case ev.RemainderDeclared():

@@ -8,6 +8,7 @@ from shared.eventstore.memory import InMemoryEventStore
 from shared.eventstore.model import (
     AppendToken,
     ConcurrencyError,
+    CorruptEventError,
     DuplicateAppendError,
     EventStore,
     EventStoreError,
@@ -20,6 +21,7 @@ from shared.eventstore.redis_store import RedisEventStore
 __all__ = [
     "AppendToken",
     "ConcurrencyError",
+    "CorruptEventError",
     "DuplicateAppendError",
     "EventStore",
     "EventStoreError",

@@ -94,6 +94,14 @@ class DuplicateAppendError(EventStoreError):
         super().__init__(f"already appended as versions {record.first_version}-{record.last_version}")
 
 
+class CorruptEventError(EventStoreError):
+    """A stored entry that cannot be read back (damaged by hand, or by a foreign writer)."""
+
+    def __init__(self, match_id: str, version: int, cause: Exception) -> None:
+        self.match_id, self.version = match_id, version
+        super().__init__(f"match {match_id!r} version {version} is unreadable: {cause}")
+
+
 class ConcurrencyError(EventStoreError):
     """The stream moved on since the writer read it: reload, decide again, retry."""
 

@@ -27,6 +27,7 @@ from shared.eventstore.model import (
     AppendToken,
     Clock,
     ConcurrencyError,
+    CorruptEventError,
     DuplicateAppendError,
     NewEvent,
     StoredEvent,
@@ -119,15 +120,19 @@ def _text(value: bytes | str) -> str:
 def _to_stored(match_id: str, entry_id: bytes | str, fields: dict[Any, Any]) -> StoredEvent:
     """Decode one XRANGE entry, whether the client decodes responses or not."""
     by_name = {_text(name): value for name, value in fields.items()}
-    return StoredEvent(
-        match_id=match_id,
-        version=int(_text(entry_id).split("-", 1)[0]),
-        type=_text(by_name["t"]),
-        schema_version=int(by_name["s"]),
-        at=int(by_name["at"]),
-        data=decode_data(by_name["d"]),
-        hash=_text(by_name.get("h", b"")),
-    )
+    version = int(_text(entry_id).split("-", 1)[0])
+    try:
+        return StoredEvent(
+            match_id=match_id,
+            version=version,
+            type=_text(by_name["t"]),
+            schema_version=int(by_name["s"]),
+            at=int(by_name["at"]),
+            data=decode_data(by_name["d"]),
+            hash=_text(by_name.get("h", b"")),
+        )
+    except (KeyError, ValueError, UnicodeDecodeError) as error:  # orjson's decode error is a ValueError
+        raise CorruptEventError(match_id, version, error) from None
 
 
 class RedisEventStore:

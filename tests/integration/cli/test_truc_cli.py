@@ -1,6 +1,7 @@
 """The operator's `truc` tool against a real redis-server: replay, audit, export and import."""
 import random
 
+import orjson
 import pytest
 from click.testing import CliRunner
 
@@ -61,13 +62,22 @@ def test_audit_names_the_event_whose_card_was_changed(env, finished, redis_clien
 
     def change(entry_id, fields):
         if entry_id == f"{target}-0".encode():
-            fields[b"d"] = fields[b"d"].replace(fields[b"d"][-5:-2], b'7H"')[:-2] + b'"}'
+            data = orjson.loads(fields[b"d"])
+            data["card"] = "7H" if data["card"] != "7H" else "7S"
+            fields[b"d"] = orjson.dumps(data)
         return fields
 
     rewrite(redis_client, finished, change)
     result = run(env, "audit", finished)
     assert result.exit_code == 1
     assert f"v{target} chain" in result.output
+
+
+def test_audit_names_an_unreadable_entry(env, finished, redis_client):
+    rewrite(redis_client, finished, lambda entry_id, fields: {**fields, b"d": b"{not json"}
+            if entry_id == b"4-0" else fields)
+    result = run(env, "audit", finished)
+    assert result.exit_code == 1 and "v4" in result.output and "unreadable" in result.output
 
 
 def test_audit_all_reports_every_match(env, service, redis_client, finished):
@@ -83,7 +93,7 @@ def test_audit_fails_on_read_models_that_differ_from_a_fresh_fold(env, finished,
     view = models.view(finished, "spectator")
     view["scores"] = {"A": 0, "B": 0}
     key = next(k for k in redis_client.scan_iter(match=f"*{{m:{finished}}}:views*"))
-    redis_client.hset(key, "spectator", __import__("orjson").dumps(view))
+    redis_client.hset(key, "spectator", orjson.dumps(view))
     result = run(env, "audit", finished)
     assert result.exit_code == 1 and "read_models" in result.output
 

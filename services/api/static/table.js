@@ -1,0 +1,410 @@
+// The browser table: register, start or join a match, and play it live.
+// Views arrive over server-sent events (/matches/{id}/stream); nothing here polls.
+// Every text from the server goes through textContent, never innerHTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
+const RANKS = { J: "jack", Q: "queen", K: "king", A: "ace" };
+const ACTION_ORDER = ["accept", "remainder", "reject", "raise", "propose_redeal", "fold"];
+const STORAGE_KEY = "truc.player";
+const LOG_PAGE = 1000; // events per fetch of the log
+
+const app = {
+  player: loadPlayer(), // {id, name, token} or null
+  matchId: null,
+  view: null,
+  source: null, // the EventSource of the open match
+  busy: false, // an action is on its way
+  awaiting: 0, // the version our last action produced: its buttons stay off until the view reaches it
+  logged: 0, // the last event version shown in the log
+  logging: null, // the log fetch in flight
+  logAgain: false,
+};
+
+// ---- the API -------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, body) {
+    const fields = body && body.fields ? Object.values(body.fields).flat().join(" ") : "";
+    super(fields || (body && body.message) || `The server answered ${status}.`);
+    this.status = status;
+    this.code = body && body.error;
+  }
+}
+
+async function api(method, path, body, headers = {}) {
+  const sent = { ...headers };
+  if (app.player) sent.Authorization = `Bearer ${app.player.token}`;
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
+  const parsed = (response.headers.get("Content-Type") || "").includes("json") ? await response.json() : null;
+  if (!response.ok) throw new ApiError(response.status, parsed);
+  return parsed;
+}
+
+function say(text, kind = "info") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = `message ${text ? kind : ""}`;
+}
+
+async function attempt(work) {
+  try {
+    say("");
+    await work();
+  } catch (error) {
+    say(error instanceof ApiError ? error.message : "The server cannot be reached; try again.", "error");
+  }
+}
+
+// ---- who you are ---------------------------------------------------------------------
+
+function loadPlayer() {
+  try {
+    return JSON.parse(localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return null;
+  }
+}
+
+function setPlayer(player) {
+  app.player = player;
+  if (player) localStorage.setItem(STORAGE_KEY, JSON.stringify(player));
+  else localStorage.removeItem(STORAGE_KEY);
+  $("whoami").hidden = !player;
+  $("whoami-name").textContent = player ? player.name : "";
+  $("register").hidden = Boolean(player);
+  $("lobby").hidden = !player || (app.view !== null && app.view.status !== "finished");
+}
+
+async function register(event) {
+  event.preventDefault();
+  await attempt(async () => {
+    setPlayer(await api("POST", "/players", { name: $("name").value.trim() }));
+    const join = new URLSearchParams(location.search).get("join");
+    if (join) await joinMatch(join);
+    else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
+    else $("play-bot").focus();
+  });
+}
+
+// ---- matches -------------------------------------------------------------------------
+
+async function createMatch(options) {
+  await attempt(async () => openMatch((await api("POST", "/matches", options)).id));
+}
+
+async function joinMatch(id) {
+  try {
+    await api("POST", `/matches/${encodeURIComponent(id)}/join`);
+  } catch (error) {
+    if (error.code === "MATCH_FULL") say("That match is full: you are watching it.");
+    else if (error.code !== "ALREADY_SEATED") throw error;
+  }
+  openMatch(id);
+}
+
+function openMatch(id) {
+  if (app.source) app.source.close();
+  Object.assign(app, { matchId: id, view: null, awaiting: 0, logged: 0, logAgain: false });
+  history.replaceState(null, "", `/?match=${encodeURIComponent(id)}`);
+  $("log").replaceChildren();
+  $("log").setAttribute("aria-live", "off"); // the backlog is not read out; new lines are
+  const query = app.player ? `?token=${encodeURIComponent(app.player.token)}` : "";
+  const source = new EventSource(`/matches/${encodeURIComponent(id)}/stream${query}`);
+  source.addEventListener("view", (message) => onView(JSON.parse(message.data)));
+  source.onopen = () => { $("live").textContent = "● Live"; };
+  source.onerror = () => onStreamError(source);
+  app.source = source;
+}
+
+async function onStreamError(source) {
+  if (source.readyState !== EventSource.CLOSED) {
+    $("live").textContent = "Reconnecting…";
+    return;
+  }
+  if (app.view && app.view.status === "finished") return; // the stream ends with the match
+  $("live").textContent = "Not connected.";
+  await attempt(async () => {
+    try {
+      await api("GET", `/matches/${encodeURIComponent(app.matchId)}`);
+    } catch (error) {
+      if (error.status === 401) setPlayer(null); // a token this server does not know
+      throw error;
+    }
+    openMatch(app.matchId); // readable after all: try the stream again
+  });
+}
+
+function onView(view) {
+  if (app.view && view.version < app.view.version) return;
+  app.view = view;
+  if (view.status === "finished" && app.source) {
+    app.source.close(); // nothing more will come
+    $("live").textContent = "";
+  }
+  render(view);
+  refreshLog();
+}
+
+async function act(action) {
+  if (app.busy) return;
+  app.busy = true;
+  render(app.view);
+  await attempt(async () => {
+    const headers = { "If-Match": `"${app.view.version}"` }; // never act on a view that moved on
+    try {
+      app.awaiting = (await api("POST", `/matches/${encodeURIComponent(app.matchId)}/actions`, action, headers)).version;
+    } catch (error) {
+      if (error.code === "VERSION_CONFLICT") error.message = "The match moved on before your move arrived: look again.";
+      throw error;
+    }
+  });
+  app.busy = false;
+  render(app.view);
+}
+
+// ---- drawing -------------------------------------------------------------------------
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function cardText(card) {
+  return card.slice(0, -1) + SUITS[card.slice(-1)][0];
+}
+
+function cardName(card) {
+  const rank = card.slice(0, -1);
+  return `${RANKS[rank] || rank} of ${SUITS[card.slice(-1)][1]}`;
+}
+
+function cardFace(card, tag = "span", props = {}) {
+  const red = SUITS[card.slice(-1)][2];
+  const face = el(tag, { className: `card ${red ? "red" : "black"}`, ...props },
+    el("span", { className: "rank", textContent: card.slice(0, -1) }),
+    el("span", { className: "suit", textContent: SUITS[card.slice(-1)][0] }));
+  if (tag === "span") face.setAttribute("role", "img");
+  face.setAttribute("aria-label", props.ariaLabel || cardName(card));
+  return face;
+}
+
+const other = (seat) => (seat === "A" ? "B" : "A");
+const nameOf = (seat) => (seat === app.view.you ? "You" : (app.view.players[seat] || {}).name || "(empty seat)");
+const verb = (seat, mine, theirs) => `${nameOf(seat)} ${seat === app.view.you ? mine : theirs}`;
+
+function render(view) {
+  if (!view) return;
+  const me = view.you || "A";
+  const focused = document.activeElement && document.activeElement.dataset.key;
+  $("match").hidden = false;
+  $("match").dataset.version = view.version;
+  $("match").dataset.status = view.status;
+  $("lobby").hidden = !app.player || view.status !== "finished";
+  $("share").hidden = !(view.status === "waiting" && view.you === "A");
+  $("share-link").value = `${location.origin}/?join=${encodeURIComponent(view.id)}`;
+  $("scores").textContent = `${nameOf(me)} ${view.scores[me]} – ${view.scores[other(me)]} ${nameOf(other(me))}`
+    + ` · first to ${view.rules.target}`;
+  $("status").textContent = statusLine(view);
+  $("status").classList.toggle("result", view.status === "finished");
+  renderQuestion(view);
+  renderSeats(view, me);
+  renderTricks(view, me);
+  renderActions(view);
+  const again = focused && document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+  if (again) again.focus();
+  else if (focused) (document.querySelector("#hand button:enabled, #actions button:enabled") || $("log")).focus();
+}
+
+function statusLine(view) {
+  if (view.status === "waiting") return "Waiting for an opponent to sit down…";
+  if (view.status === "finished") {
+    return `${verb(view.winner, "win", "wins")} the match ${view.scores.A}–${view.scores.B}!`;
+  }
+  const r = view.round;
+  const deal = `${verb(r.dealer, "deal", "deals")}`;
+  const turn = r.turn === view.you ? "your turn to play" : `${nameOf(r.turn)} to play`;
+  const remainder = r.remainder_round ? " · remainder round: it decides the match" : "";
+  return `Round ${r.number} · ${deal} · worth ${r.value}${remainder} · ${turn}`;
+}
+
+function renderQuestion(view) {
+  const pending = view.round && view.round.pending;
+  const box = $("question");
+  box.hidden = !pending;
+  if (!pending) return;
+  const asker = nameOf(pending.by);
+  const answerer = other(pending.by);
+  const texts = {
+    raise: `${asker} asked “2 more?”: the round would be worth ${pending.value}; refused, ${asker} scores ${view.round.value}.`,
+    remainder: `${asker} declared “my remainder”: accepted, this round decides the match; `
+      + (view.rules.remainder_reject === "match" ? `refused, ${asker} wins the match.` : `refused, ${asker} scores ${view.round.value}.`),
+    redeal: `${asker} proposed a redeal: accepted, both hands are dealt anew.`,
+  };
+  box.textContent = `${texts[pending.type]} ${verb(answerer, "are", "is")} to answer.`;
+}
+
+function renderSeats(view, me) {
+  const round = view.round;
+  $("opponent-name").parentElement.hidden = !round;
+  $("opponent-name").textContent = nameOf(other(me));
+  const backs = round ? round.cards_left[other(me)] : 0;
+  const holder = $("opponent-cards");
+  holder.replaceChildren(...Array.from({ length: backs }, () => el("span", { className: "card back" })));
+  holder.setAttribute("aria-label", `${nameOf(other(me))}: ${backs} card${backs === 1 ? "" : "s"} in hand`);
+  holder.setAttribute("role", "img");
+  $("my-seat").hidden = !view.you || !round;
+  const playable = new Set(view.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
+  const hand = (round && round.hand) || [];
+  $("hand").replaceChildren(...hand.map((card, i) => cardFace(card, "button", {
+    type: "button",
+    disabled: !playable.has(card) || locked(),
+    ariaLabel: `Play ${cardName(card)} (key ${i + 1})`,
+    onclick: () => act({ type: "play", card }),
+  })));
+  $("hand").querySelectorAll("button").forEach((b, i) => {
+    b.dataset.key = `play:${hand[i]}`;
+    b.dataset.action = "play";
+  });
+}
+
+function renderTricks(view, me) {
+  const current = view.round ? view.round.tricks : [];
+  // Before the first card of a round (and at the end) the last round stays in sight: how it ended.
+  const previous = !current.length && view.last_round;
+  const tricks = previous ? view.last_round.tricks : current;
+  $("tricks-title").textContent = previous ? lastRoundLine(view.last_round) : "";
+  $("last-round").textContent = previous ? "" : lastRoundLine(view.last_round);
+  $("tricks").replaceChildren(...tricks.map((trick, i) => {
+    const slot = (seat) => el("div", { className: "slot" },
+      el("span", { className: "who", textContent: nameOf(seat) + (trick.leader === seat ? " (led)" : "") }),
+      trick.cards[seat] ? cardFace(trick.cards[seat]) : el("span", { className: "card empty", textContent: "…" }));
+    const outcome = trick.spoiled ? "spoiled" : trick.winner ? `${verb(trick.winner, "win", "wins")} it` : "in play";
+    return el("figure", { className: "trick" },
+      el("figcaption", { textContent: `Trick ${i + 1}: ${outcome}` }), slot(other(me)), slot(me));
+  }));
+  if (!current.length && view.round) {
+    $("tricks").append(el("p", { className: "lead", textContent: `${verb(view.round.turn, "lead", "leads")} the first trick of round ${view.round.number}.` }));
+  }
+}
+
+const ACTION_LABELS = {
+  raise: "2 more?", remainder: "My remainder!", accept: "Accept", reject: "Refuse",
+  fold: "Fold", propose_redeal: "Propose a redeal",
+};
+
+function renderActions(view) {
+  const actions = view.legal_actions.filter((a) => a.type !== "play")
+    .sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
+  $("actions").replaceChildren(...actions.map((action) => {
+    const label = action.type === "remainder" && view.round.pending ? "My remainder! (accept)" : ACTION_LABELS[action.type];
+    const button = el("button", {
+      type: "button", textContent: label, disabled: locked(), className: action.type === "fold" ? "danger" : "",
+      onclick: () => act(action),
+    });
+    button.dataset.key = button.dataset.action = action.type;
+    return button;
+  }));
+}
+
+function locked() {
+  return app.busy || (app.view !== null && app.view.version < app.awaiting);
+}
+
+function lastRoundLine(last) {
+  if (!last) return "";
+  if (!last.winner) return `Round ${last.number} ended void: three spoiled tricks.`;
+  const why = { tricks: "on tricks", raise_rejected: "a raise was refused", remainder_rejected: "the remainder was refused", fold: "a fold" };
+  return `Round ${last.number} ended: ${nameOf(last.winner)} +${last.points} (${why[last.reason] || last.reason}).`;
+}
+
+// ---- the round log (the match's events, redacted for us) ------------------------------
+
+async function refreshLog() {
+  if (app.logging) {
+    app.logAgain = true; // one more fetch once this one is done
+    return;
+  }
+  const matchId = app.matchId;
+  app.logging = api("GET", `/matches/${encodeURIComponent(matchId)}/events?after=${app.logged}&limit=${LOG_PAGE}`)
+    .then((body) => {
+      if (matchId !== app.matchId) return;
+      const log = $("log");
+      app.logAgain ||= body.events.length === LOG_PAGE; // a long match: fetch the next page too
+      for (const event of body.events) {
+        log.append(el("li", { className: event.type === "round_dealt" ? "round" : "", textContent: describe(event) }));
+        app.logged = event.version;
+      }
+      log.scrollTop = log.scrollHeight;
+      log.setAttribute("aria-live", "polite");
+    })
+    .catch(() => {}) // the next view tries again
+    .finally(() => {
+      app.logging = null;
+      if (app.logAgain) {
+        app.logAgain = false;
+        refreshLog();
+      }
+    });
+}
+
+function describe(event) {
+  const d = event.data;
+  const s = d.seat;
+  const texts = {
+    match_created: () => `${d.creator_name} created the match.`,
+    player_joined: () => `${d.player_name} sat down.`,
+    round_dealt: () => `Round ${d.round}: ${verb(d.dealer, "deal", "deals")}.`,
+    redeal_proposed: () => `${verb(s, "propose", "proposes")} a redeal.`,
+    redeal_accepted: () => `${verb(s, "accept", "accepts")} the redeal: new hands.`,
+    redeal_rejected: () => `${verb(s, "refuse", "refuses")} the redeal.`,
+    card_played: () => `${verb(s, "play", "plays")} ${cardText(d.card)}.`,
+    trick_won: () => `${verb(s, "win", "wins")} trick ${d.trick}.`,
+    trick_spoiled: () => `Trick ${d.trick} is spoiled (equal ranks).`,
+    raise_proposed: () => `${nameOf(s)}: “2 more?” (for ${d.value})`,
+    raise_accepted: () => `${verb(s, "accept", "accepts")}: the round is worth ${d.value}.`,
+    raise_rejected: () => `${verb(s, "refuse", "refuses")} the raise.`,
+    remainder_declared: () => `${nameOf(s)}: “my remainder!”`,
+    remainder_accepted: () => `${verb(s, "accept", "accepts")} the remainder: this round decides the match.`,
+    remainder_rejected: () => `${verb(s, "refuse", "refuses")} the remainder.`,
+    folded: () => `${verb(s, "fold", "folds")}.`,
+    round_won: () => `${verb(s, "win", "wins")} round ${d.round}: +${d.points}. Score ${d.scores.A}–${d.scores.B}.`,
+    round_void: () => `Round ${d.round} is void.`,
+    match_won: () => `${verb(s, "win", "wins")} the match ${d.scores.A}–${d.scores.B}!`,
+  };
+  return (texts[event.type] || (() => event.type))();
+}
+
+// ---- wiring --------------------------------------------------------------------------
+
+function onKey(event) {
+  const typing = event.target instanceof HTMLInputElement;
+  if (typing || event.altKey || event.ctrlKey || event.metaKey || !/^[1-3]$/.test(event.key)) return;
+  const button = $("hand").querySelectorAll("button")[Number(event.key) - 1];
+  if (button && !button.disabled) button.click();
+}
+
+function start() {
+  $("register-form").addEventListener("submit", register);
+  $("sign-out").addEventListener("click", () => {
+    setPlayer(null);
+    if (app.matchId) openMatch(app.matchId); // go on watching, as a spectator
+    $("name").focus();
+  });
+  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
+  $("play-friend").addEventListener("click", () => createMatch({}));
+  $("copy-link").addEventListener("click", async () => {
+    await navigator.clipboard.writeText($("share-link").value).then(() => say("Link copied."), () => $("share-link").select());
+  });
+  document.addEventListener("keydown", onKey);
+  setPlayer(app.player);
+  const params = new URLSearchParams(location.search);
+  if (params.get("join") && app.player) attempt(() => joinMatch(params.get("join")));
+  else if (params.get("join")) say("Choose a name to join your friend's match.");
+  else if (params.get("match")) openMatch(params.get("match"));
+}
+
+start();

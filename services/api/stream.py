@@ -1,0 +1,144 @@
+"""Live updates: ``GET /matches/{id}/stream``, the caller's match view as server-sent events.
+
+Each open stream holds one gunicorn thread and one Redis connection of its own (never a
+pooled one: a blocking read would starve the requests sharing the pool). It sends the
+current view at once, then waits on the match's stream with ``XREAD BLOCK`` from the
+last version it sent, folds whatever was appended into the state and sends the caller's
+new view. Views are whole states, not deltas, so a reconnecting client (``Last-Event-ID``)
+only needs the current view. The stream ends once the match is finished, or when the
+client has gone: a write fails then (a view or the keep-alive comment; the first write after
+a drop still succeeds, so it takes up to two keep-alive periods).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+import redis
+from flask import Response, current_app
+from marshmallow import Schema, fields, validate
+
+from services.projector.projection import match_view
+from shared.codec import decode
+from shared.eventstore import RedisEventStore, keys
+from shared.rules import MatchState, Seat, Status, evolve
+
+from .auth import optional_player
+from .context import services
+from .errors import ApiError, not_found
+from .players import Player
+from .validation import ApiBlueprint
+
+blp = ApiBlueprint("stream", __name__, description="Live match views as server-sent events.")
+
+KEEP_ALIVE_SECONDS = 15.0  # a comment this often: proxies keep the connection, dead clients are noticed
+RETRY_MS = 2000  # how long a browser waits before reconnecting a dropped stream
+CLIENT_NAME = "truc-stream"  # CLIENT LIST shows each open stream's connection under this name
+
+
+class StreamQuerySchema(Schema):
+    token = fields.String(
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "The bearer token, for clients that cannot send headers (browser EventSource). "
+                                 "The Authorization header wins when both are sent."},
+    )
+
+
+class StreamHeadersSchema(Schema):
+    last_event_id = fields.Integer(
+        data_key="Last-Event-ID", validate=validate.Range(min=0),
+        metadata={"description": "The last version received: a reconnect. Sends the current view at once."},
+    )
+
+
+@blp.route("/matches/<id:match_id>/stream", methods=["GET"])
+@blp.arguments(StreamQuerySchema, location="query")
+@blp.arguments(StreamHeadersSchema, location="headers")
+@blp.response(200, content_type="text/event-stream",
+              description="`event: view`, `id: <version>`, `data: <match view JSON>`, first the current view, then "
+                          "one per change; `: keep-alive` comments every 15 s; ends once the match is finished.")
+@blp.alt_response(204, description="Resumed (Last-Event-ID) a finished match already seen to its end: "
+                                   "nothing more will come, and browsers stop reconnecting.")
+def stream(query: dict, headers: dict, match_id: str) -> Response:
+    """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
+    ctx = services()
+    player = _caller(query.get("token"))
+    version, state = ctx.matches.load(match_id)
+    if version == 0:
+        raise not_found()
+    if state.status is Status.FINISHED and headers.get("last_event_id", -1) >= version:
+        return Response(status=204)
+    open_connection = connection_opener(ctx.redis, match_id)
+    messages = view_messages(match_id, version, state, player, open_connection, current_app.logger)
+    response = Response(messages, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx would otherwise hold the events back
+    return response
+
+
+def _caller(query_token: str | None) -> Player | None:
+    """The calling player from the Authorization header, else from ``?token=``; 401 if unknown."""
+    player = optional_player()
+    if player is not None or query_token is None:
+        return player
+    player = services().players.by_token(query_token)
+    if player is None:
+        raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
+    return player
+
+
+def view_messages(
+    match_id: str, version: int, state: MatchState, player: Player | None,
+    open_connection: Callable[[float], Any], logger: Any, keep_alive: float = KEEP_ALIVE_SECONDS,
+) -> Iterator[bytes]:
+    """The SSE byte chunks of one stream, from ``state`` at ``version`` until the match is finished.
+
+    The Redis connection is opened on the first read and closed however the stream ends
+    (finished match, client gone, Redis error), so a stream that never starts holds none.
+    """
+    yield f"retry: {RETRY_MS}\n".encode() + _view_message(match_id, version, state, player)
+    if state.status is Status.FINISHED:
+        return
+    connection = None
+    try:
+        connection = open_connection(keep_alive + 5)  # the socket outlives one blocking read
+        store = RedisEventStore(connection)
+        stream_key = keys.match_events(match_id)
+        while True:
+            woke = connection.xread({stream_key: f"{version}-0"}, count=1, block=int(keep_alive * 1000))
+            if not woke:
+                yield b": keep-alive\n\n"
+                continue
+            # XREAD only wakes us; the store reads (and decodes) everything appended since.
+            for stored in store.read(match_id, after=version):
+                state, version = evolve(state, decode(stored)), stored.version
+            yield _view_message(match_id, version, state, player)
+            if state.status is Status.FINISHED:
+                return
+    except redis.RedisError as error:
+        # Ending the stream is the honest answer: the client reconnects after RETRY_MS.
+        logger.warning("stream of %s ended by redis: %s", match_id, error)
+    finally:
+        if connection is not None:
+            connection.close()
+
+
+def _view_message(match_id: str, version: int, state: MatchState, player: Player | None) -> bytes:
+    seat: Seat | None = state.seat_of(player.id) if player else None  # again each time: a player may join
+    data = orjson.dumps(match_view(match_id, version, state, seat))  # one line: SSE data may not hold newlines
+    return b"event: view\nid: %d\ndata: %s\n\n" % (version, data)
+
+
+def connection_opener(shared: Any, match_id: str) -> Callable[[float], redis.Redis]:
+    """Opens a client of its own on the Redis ``shared`` uses (on a cluster: the match's node)."""
+    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the match's slot
+        shared = shared.get_node_from_key(keys.match_events(match_id)).redis_connection
+    pool = shared.connection_pool
+
+    def open_connection(read_timeout: float) -> redis.Redis:
+        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": CLIENT_NAME}
+        own_pool = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
+        return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
+
+    return open_connection

@@ -1,0 +1,152 @@
+"""``truc play``: Le Truc in the terminal, against the bot or a person on another terminal.
+
+Keyboard driven: one key per action ([1]-[3] play the cards of your hand, [r] raise,
+[m] my remainder, [a] accept, [x] reject, [d] propose a redeal, [f] fold, [q] quit).
+The table is redrawn whenever the match changes (server-sent events, no polling).
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from services.client import ApiError, TrucClient
+from shared.config import Config
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f"}
+WORDS = {"raise": "raise (2 more?)", "remainder": "my remainder", "accept": "accept", "reject": "reject",
+         "propose_redeal": "propose a redeal", "fold": "fold"}
+
+
+def pretty(card: str | None) -> str:
+    if card is None:
+        return "··"
+    colour = "red" if card[-1] in "HD" else "bold"
+    return f"[{colour}]{card[:-1]}{SUITS[card[-1]]}[/{colour}]"
+
+
+def key_map(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The keys the player may press now, each with the action body it sends."""
+    hand = (view.get("round") or {}).get("hand", [])
+    keys: dict[str, dict[str, Any]] = {}
+    for action in view.get("legal_actions", []):
+        if action["type"] == "play":
+            keys[str(hand.index(action["card"]) + 1)] = action
+        else:
+            keys[KEYS[action["type"]]] = action
+    return keys
+
+
+def render(console: Console, view: dict[str, Any], message: str = "") -> None:
+    """Draw the table: the players and scores, the round, your hand, and the keys you may press."""
+    me = view["you"]
+    other = "B" if me == "A" else "A"
+    players = view["players"]
+    names = {seat: players[seat]["name"] if players.get(seat) else "(waiting)" for seat in ("A", "B")}
+    console.rule(f"Le Truc · match {view['id']} · you are {me} ({names[me]}) vs {names[other]}")
+    scores, target = view["scores"], view["rules"]["target"]
+    console.print(f"Score  you {scores[me]} · {scores[other]} them   (first to {target})")
+    if view["status"] == "waiting":
+        console.print(f"Waiting for an opponent: they join with  truc play --name NAME --join {view['id']}")
+    elif view["status"] == "finished":
+        result = "you won" if view["winner"] == me else "you lost"
+        console.print(f"[bold]Match over: {result} {scores[me]}–{scores[other]}.[/bold]")
+    elif view.get("round"):
+        for line in _round_lines(view["round"], me, other):
+            console.print(line)
+    if message:
+        console.print(f"[red]{message}[/red]")
+    keys = key_map(view)
+    if keys:
+        choices = " ".join(f"\\[{k}] {a['card'] if a['type'] == 'play' else WORDS[a['type']]}" for k, a in keys.items())
+        console.print(f"Your move: {choices}   \\[q] quit")
+
+
+def _round_lines(rnd: dict[str, Any], me: str, other: str) -> list[str]:
+    remainder = " · [bold]remainder round[/bold]" if rnd["remainder_round"] else ""
+    lines = [f"Round {rnd['number']} · dealer {rnd['dealer']} · worth {rnd['value']}{remainder}"]
+    for i, trick in enumerate(rnd["tricks"], 1):
+        result = f"→ {trick['winner']}" if trick["winner"] else ("spoiled" if trick["spoiled"] else "")
+        lines.append(f"  trick {i}: you {pretty(trick['cards'][me])}  them {pretty(trick['cards'][other])}  {result}")
+    pending = rnd["pending"]
+    if pending:
+        asker = "you" if pending["by"] == me else "they"
+        question = {"raise": f"2 more? (to {pending['value']})", "remainder": "my remainder!",
+                    "redeal": "redeal?"}[pending["type"]]
+        lines.append(f"  [yellow]{asker} asked: {question}[/yellow]")
+    hand = "  ".join(f"\\[{i}] {pretty(card)}" for i, card in enumerate(rnd["hand"], 1))
+    lines.append(f"Your hand: {hand}   ({'your turn' if rnd['turn'] == me else 'their turn'})")
+    return lines
+
+
+def _token_file(config: Config, name: str) -> Path:
+    return config.data_dir / "players" / f"{name}.token"
+
+
+def _player(client: TrucClient, config: Config, name: str) -> None:
+    """Log in as ``name`` with its saved token, or register it and save the token."""
+    path = _token_file(config, name)
+    if path.exists():
+        client.token = path.read_text().strip()
+        return
+    registered = client.register(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(registered.token)
+    path.chmod(0o600)
+
+
+def _feed(inbox: queue.Queue, client: TrucClient, match_id: str) -> None:
+    try:
+        for view in client.stream(match_id):
+            inbox.put(("view", view))
+    except (OSError, ApiError) as error:
+        inbox.put(("error", str(error)))
+    inbox.put(("ended", None))
+
+
+def _keys(inbox: queue.Queue) -> None:
+    while True:
+        inbox.put(("key", click.getchar()))
+
+
+@click.command()
+@click.option("--name", required=True, help="Your player name (registered on first use; the token is kept "
+                                            "under DATA_DIR/players).")
+@click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
+@click.option("--join", "join_id", help="Join a match a friend created.")
+@click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
+def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> None:
+    """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
+    config = Config.from_env()
+    client = TrucClient(url or f"http://{config.host}:{config.port}")
+    console = Console(highlight=False)
+    try:
+        _player(client, config, name)
+        view = client.join(join_id) if join_id else client.create_match(**({"opponent": "bot"} if against_bot else {}))
+    except ApiError as error:
+        raise click.ClickException(error.message) from None
+    inbox: queue.Queue = queue.Queue()
+    threading.Thread(target=_feed, args=(inbox, client, view["id"]), daemon=True).start()
+    threading.Thread(target=_keys, args=(inbox,), daemon=True).start()
+    render(console, view)
+    while True:
+        kind, value = inbox.get()
+        if kind == "view":
+            view = value
+            render(console, view)
+        elif kind == "key":
+            if value in ("q", "\x03", "\x04"):
+                return
+            action = key_map(view).get(value)
+            if action is not None:
+                try:
+                    client.act(view["id"], action, if_match=view["version"])
+                except ApiError as error:
+                    render(console, view, error.message)
+        elif kind in ("ended", "error") and view["status"] == "finished":
+            return
