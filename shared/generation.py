@@ -21,7 +21,8 @@ beside it does not serve anyone yet (see :mod:`shared.readmodels`).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import orjson
@@ -71,6 +72,11 @@ def _audience(audience: str) -> str:
     if audience not in AUDIENCES:
         raise InvalidAudienceError(f"invalid audience: {audience!r}")
     return audience
+
+
+def _player_ids(summary: dict[str, Any] | None) -> list[str]:
+    players = (summary or {}).get("players") or {}
+    return [seat["id"] for seat in players.values() if seat]
 
 
 def _text(value: bytes | str) -> str:
@@ -149,14 +155,17 @@ class GenerationModels:
 
     # --- lobby -------------------------------------------------------------------
 
-    def place_in_lobby(self, match_id: str, status: str, created_at_ms: int) -> None:
-        """List the match under ``status`` only (idempotent)."""
+    def place_in_lobby(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = ()) -> None:
+        """List the match under ``status`` only, in the lobby and in each player's list (idempotent)."""
         keys.validate_match_id(match_id)
         pipe = self._client.pipeline(transaction=False)
-        pipe.zadd(keys.lobby(status, self.generation), {match_id: created_at_ms})
-        for other in keys.LOBBY_STATUSES:
-            if other != status:
-                pipe.zrem(keys.lobby(other, self.generation), match_id)
+        indexes = [partial(keys.lobby, generation=self.generation)]
+        indexes += [partial(keys.player_matches, player, generation=self.generation) for player in player_ids]
+        for index in indexes:
+            pipe.zadd(index(status), {match_id: created_at_ms})
+            for other in keys.LOBBY_STATUSES:
+                if other != status:
+                    pipe.zrem(index(other), match_id)
         pipe.execute()
 
     def settle_lobby(self, match_id: str, created_at_ms: int) -> None:
@@ -169,7 +178,7 @@ class GenerationModels:
         for _ in range(_MAX_SETTLE_ATTEMPTS):
             if status is None:
                 return
-            self.place_in_lobby(match_id, status, created_at_ms)
+            self.place_in_lobby(match_id, status, created_at_ms, _player_ids(self.summary(match_id)))
             current = self._stored_status(match_id)
             if current == status:
                 return
@@ -177,7 +186,14 @@ class GenerationModels:
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the matches of ``status``, newest first, at most ``limit``."""
-        key = keys.lobby(status, self.generation)
+        return self._listed(keys.lobby(status, self.generation), status, limit)
+
+    def player_matches(self, player_id: str, status: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status``, newest first, at most ``limit``."""
+        return self._listed(keys.player_matches(player_id, status, self.generation), status, limit)
+
+    def _listed(self, key: str, status: str, limit: int) -> list[dict[str, Any]]:
+        """The summaries an index lists under ``status``; a stale listing is moved as it is met."""
         found: list[dict[str, Any]] = []
         start = 0
         while len(found) < limit:
@@ -189,7 +205,7 @@ class GenerationModels:
                 if summary["status"] == status:
                     found.append(summary)
                 else:
-                    self.place_in_lobby(_text(member), summary["status"], int(created_at))
+                    self.place_in_lobby(_text(member), summary["status"], int(created_at), _player_ids(summary))
                     moved += 1
             if len(entries) < limit:
                 break

@@ -131,6 +131,8 @@ def drop_generation(client: Any, generation: int) -> int:
     players = {keys.player_id_from_key(key) for key in _scan(client, keys.player_totals_pattern(generation))}
     players |= {keys.player_id_from_key(key) for key in _scan(client, keys.player_results_pattern(generation))}
     doomed += [(keys.player_results(p, generation), keys.player_totals(p, generation)) for p in players]
+    doomed += [(key,) for status in keys.LOBBY_STATUSES
+               for key in _scan(client, keys.player_matches_pattern(status, generation))]
     doomed += [(key,) for key in keys.generation_global_keys(generation)]  # apart: other slots
     deleted = 0
     for start in range(0, len(doomed), _SCAN_COUNT):

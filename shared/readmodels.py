@@ -15,7 +15,7 @@ otherwise.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.eventstore.model import EventStore
@@ -93,6 +93,10 @@ class ReadModels:
         """Summaries of the matches of ``status``, newest first, at most ``limit``."""
         return self._served().lobby(status, limit)
 
+    def player_matches(self, player_id: str, status: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status``, newest first, at most ``limit``."""
+        return self._served().player_matches(player_id, status, limit)
+
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         """``{"players": [row, ...], "version": <finished matches counted>}``, best first."""
         return self._served().scoreboard(limit)
@@ -119,10 +123,11 @@ class ReadModels:
         )
 
     def place_in_lobby(
-        self, match_id: str, status: str, created_at_ms: int, *, generation: int | None = None,
+        self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (), *,
+        generation: int | None = None,
     ) -> None:
-        """List the match under ``status`` only (idempotent)."""
-        self._target(generation).place_in_lobby(match_id, status, created_at_ms)
+        """List the match under ``status`` only, in the lobby and its players' lists (idempotent)."""
+        self._target(generation).place_in_lobby(match_id, status, created_at_ms, player_ids)
 
     def settle_lobby(self, match_id: str, created_at_ms: int, *, generation: int | None = None) -> None:
         """List the match under the status of its stored summary (see ``GenerationModels``)."""

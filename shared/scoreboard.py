@@ -112,6 +112,8 @@ class Scoreboard:
         totals_key = keys.player_totals(player_id, self._generation)
         totals = self._client.hgetall(totals_key)
         for _ in range(_MAX_RANK_ATTEMPTS):
+            if not totals:
+                return  # the generation was dropped meanwhile: nothing to rank, never a nameless row
             row = _row(player_id, totals)
             score = rank_score(row["matches_won"], row["points_for"], row["points_against"])
             self._client.zadd(keys.scoreboard(self._generation), {rank_member(row["name"], player_id): score})

@@ -10,7 +10,14 @@ from .auth import optional_player
 from .context import services
 from .errors import not_found
 from .rendering import json_response, match_view, raw_json_response
-from .schemas import LobbyQuerySchema, ScoreboardQuerySchema, ScoreboardSchema, ScoreRowSchema, ViewQuerySchema
+from .schemas import (
+    LobbyQuerySchema,
+    PlayerMatchesQuerySchema,
+    ScoreboardQuerySchema,
+    ScoreboardSchema,
+    ScoreRowSchema,
+    ViewQuerySchema,
+)
 from .validation import ApiBlueprint
 
 blp = ApiBlueprint("reading", __name__, description="Match views, the lobby, the scoreboard and health.")
@@ -86,6 +93,17 @@ def player_row(player_id: str):
     row = ctx.read_models.player_row(player_id)
     zeros = dict.fromkeys(("matches_played", "matches_won", "rounds_won", "points_for", "points_against"), 0)
     return row or {"id": player.id, "name": player.name, **zeros}
+
+
+@blp.route("/players/<id:player_id>/matches", methods=["GET"])
+@blp.arguments(PlayerMatchesQuerySchema, location="query")
+@blp.response(200)
+def player_matches(query: dict, player_id: str) -> Response:
+    """One player's matches of a status (playing by default), newest first."""
+    ctx = services()
+    if ctx.players.by_id(player_id) is None:
+        raise not_found("player")
+    return json_response({"matches": ctx.read_models.player_matches(player_id, query["status"], query["limit"])})
 
 
 @blp.route("/health", methods=["GET"])

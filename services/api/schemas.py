@@ -77,6 +77,11 @@ class LobbyQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
 
 
+class PlayerMatchesQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]), load_default="playing")
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+
+
 class ScoreboardQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
 

@@ -214,7 +214,8 @@ def publish(
             result.rounds_won, result.points_for, result.points_against, generation=generation,
         )
     if relist:
-        readmodels.place_in_lobby(match_id, models.summary["status"], created_at, generation=generation)
+        players = [seat["id"] for seat in models.summary["players"].values() if seat]
+        readmodels.place_in_lobby(match_id, models.summary["status"], created_at, players, generation=generation)
     wrote = readmodels.write_match(
         match_id, models.version, models.views, models.summary,
         replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark,

@@ -163,6 +163,18 @@ def player_totals(player_id: str, generation: int = 0) -> str:
     return _player_key(player_id, "totals") + _generation_suffix(generation)
 
 
+def player_matches(player_id: str, status: str, generation: int = 0) -> str:
+    """The player's matches of one status (a sorted set like the lobby's, in the player's slot)."""
+    if status not in LOBBY_STATUSES:
+        raise InvalidLobbyStatusError(f"invalid lobby status: {status!r}")
+    return _player_key(player_id, f"matches:{status}") + _generation_suffix(generation)
+
+
+def player_matches_pattern(status: str, generation: int) -> str:
+    """SCAN MATCH pattern of every player's matches of ``status`` in ``generation``."""
+    return f"{PREFIX}:{{p:*}}:matches:{status}" + _generation_suffix(generation)
+
+
 def generation_global_keys(generation: int) -> list[str]:
     """The generation's keys outside any match or player slot (lobby and ranking indexes)."""
     return [*(lobby(status, generation) for status in LOBBY_STATUSES),

@@ -58,7 +58,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     port = free_port()
     env = {
         **os.environ, "REDIS_URL": server.url, "HOST": "127.0.0.1", "PORT": str(port),
-        "DATA_DIR": str(data), "SWEEP_SECONDS": "2", "API_WORKERS": "2",
+        "DATA_DIR": str(data), "SWEEP_SECONDS": "2", "API_WORKERS": "2", "BOT_TOKEN": "e2e-bot-secret",
     }
     api = subprocess.Popen(
         [sys.executable, "-m", "services.api.serve"], env=env, cwd=ROOT,
@@ -70,11 +70,16 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         _wait_healthy(http, api, data)
         for _ in range(2):
             stack.start_worker()
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "services.bots"], env=env, cwd=ROOT,
+            stdout=open(data / "bot.log", "ab"), stderr=subprocess.STDOUT,
+        )
         yield stack
     finally:
-        for process in (api, *stack.workers):
+        processes = [api, *stack.workers, *([bot] if "bot" in locals() else [])]
+        for process in processes:
             process.terminate()
-        for process in (api, *stack.workers):
+        for process in processes:
             try:
                 process.wait(10)
             except subprocess.TimeoutExpired:

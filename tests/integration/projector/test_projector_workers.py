@@ -51,6 +51,12 @@ def all_projected(store: RedisEventStore, readmodels: ReadModels, versions: dict
     return done and not any(True for _ in store.unprojected())
 
 
+def settled(store: RedisEventStore, readmodels: ReadModels, versions: dict[str, int], queue: Queue) -> bool:
+    """All projected, and no job left queued or running: a straggler must not write after we look."""
+    idle = not queue.count and not queue.started_job_registry.count
+    return idle and all_projected(store, readmodels, versions)
+
+
 def assert_equal_to_a_clean_rebuild(
     client: redis.Redis, store: RedisEventStore, match_ids: list[str],
 ) -> None:
@@ -121,7 +127,7 @@ def test_two_workers_on_the_same_matches_give_the_same_result(
     start_worker()
     start_worker()
     versions = store_matches(store, 8, queue)
-    wait_until(lambda: all_projected(store, readmodels, versions), what="both workers")
+    wait_until(lambda: settled(store, readmodels, versions, queue), what="both workers")
     assert_each_finished_match_counted_once(readmodels, len(versions))
     assert_equal_to_a_clean_rebuild(redis_client, store, list(versions))
 

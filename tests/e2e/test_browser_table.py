@@ -1,0 +1,185 @@
+"""The browser table at ``/``, driven in real headless Chromium: register, start a match, play it to the end."""
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from .conftest import ROOT, Stack
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Playwright's own browser download cannot work here: it drives the distribution's Chromium.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCREENSHOT = ROOT / "docs" / "screenshots" / "table.png"
+
+if not CHROMIUM.exists():
+    pytest.skip(f"no browser at {CHROMIUM}: install Debian's package (apt-get install chromium)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the dev extra installs playwright")
+
+# What the page shows when its state changes: the match's status, version and the moves on offer.
+_PAGE_STATE = """() => {
+  const match = document.querySelector('#match');
+  const error = document.querySelector('.message.error');
+  return {
+    shown: !match.hidden, status: match.dataset.status || null, version: Number(match.dataset.version || 0),
+    error: error ? error.textContent : null,
+    moves: [...document.querySelectorAll('#hand button:enabled, #actions button:enabled')].map(b => b.dataset.key),
+  };
+}"""
+_MOVED_ON = """v => Number(document.querySelector('#match').dataset.version) > v
+  || document.querySelector('#match').dataset.status === 'finished' || document.querySelector('.message.error')"""
+# The page's answer to a move that lost a race with the other seat's (412): it asks the player to look again.
+_RACE_LOST = "moved on"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser, stack: Stack):
+    """New pages on the table, each in a browser context of its own (its own localStorage)."""
+    contexts = []
+
+    def open_page(path: str = "/", width: int = 1100, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"http://{stack.http.host}:{stack.http.port}{path}")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def register_in(page, prefix: str) -> str:
+    name = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Register").click()
+    sync_api.expect(page.locator("#whoami-name")).to_have_text(name)
+    return name
+
+
+def choose(moves: list[str], rng: random.Random) -> str | None:
+    """A real move among the enabled buttons: answer, sometimes raise, else play; never fold or redeal."""
+    if "accept" in moves:
+        return "accept"
+    if "raise" in moves and rng.random() < 0.4:
+        return "raise"
+    plays = [key for key in moves if key.startswith("play:")]
+    return rng.choice(plays) if plays else None
+
+
+def move(page, state: dict, rng: random.Random) -> bool:
+    """Make one move on ``page`` if it has one, and wait until its view moves on; False if it had none."""
+    key = choose(state["moves"], rng)
+    if key is None:
+        return False
+    if key.startswith("play:") and rng.random() < 0.5:
+        index = page.locator("#hand button").evaluate_all(
+            "(buttons, key) => buttons.findIndex(b => b.dataset.key === key)", key)
+        page.keyboard.press(str(index + 1))  # the number keys play the cards in hand
+    else:
+        page.locator(f'[data-key="{key}"]').click()
+    page.wait_for_function(_MOVED_ON, arg=state["version"])
+    return True
+
+
+def play(pages: list, rng: random.Random, until_moves: int | None = None, max_moves: int = 600,
+         stall_seconds: float = 20) -> int:
+    """Click legal action buttons on ``pages`` until their match is over (or ``until_moves``); the moves made."""
+    moves, version, progressed = 0, -1, time.monotonic()
+    while moves < max_moves:
+        states = [page.evaluate(_PAGE_STATE) for page in pages]
+        if states[0]["status"] == "finished" or moves == until_moves:
+            return moves
+        refusals = [state["error"] for state in states if state["error"] and _RACE_LOST not in state["error"]]
+        assert not refusals, refusals
+        if states[0]["version"] != version:
+            version, progressed = states[0]["version"], time.monotonic()
+        assert time.monotonic() - progressed < stall_seconds, f"nothing moved for {stall_seconds:.0f} s at version {version}: the other seat did not play"
+        acted = [move(page, state, rng) for page, state in zip(pages, states)]
+        moves += sum(acted)
+        if not any(acted):  # the other seat (a page or the bot) is on turn
+            pages[0].wait_for_timeout(25)
+    raise AssertionError(f"the match did not end in {max_moves} moves")
+
+
+def assert_finished_table(page) -> None:
+    sync_api.expect(page.locator("#status")).to_contain_text("the match")
+    sync_api.expect(page.locator("#log")).to_contain_text("the match")
+    assert page.locator("#actions button, #hand button").count() == 0
+    sync_api.expect(page.get_by_role("button", name="Play against the bot")).to_be_visible()
+
+
+def save_screenshot(page, tmp_path: Path) -> None:
+    shot = tmp_path / "table.png"
+    page.screenshot(path=str(shot), full_page=True)
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shot, SCREENSHOT)
+
+
+@pytest.mark.timeout(180)
+def test_two_players_share_a_link_and_play_a_match_to_the_end(open_page, tmp_path):
+    alice = open_page()
+    register_in(alice, "alice")
+    alice.get_by_role("button", name="Create a match for a friend").click()
+    link = alice.locator("#share-link")
+    sync_api.expect(link).to_have_value(re.compile(r"/\?join=[A-Za-z0-9_-]+$"))
+    sync_api.expect(alice.locator("#status")).to_contain_text("Waiting for an opponent")
+
+    shared = urlsplit(link.input_value())
+    bob = open_page(f"{shared.path}?{shared.query}", width=390, height=844)  # a phone-sized screen
+    sync_api.expect(bob.locator(".message")).to_contain_text("Choose a name")
+    register_in(bob, "bob")
+    sync_api.expect(bob.locator("#match")).to_have_attribute("data-status", "playing")
+    sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "playing")
+    sync_api.expect(alice.locator("#hand button")).to_have_count(3)
+    assert "match=" in bob.url
+
+    rng = random.Random(1)
+    moves = play([alice, bob], rng, until_moves=3)
+    alice.screenshot(path=str(tmp_path / "alice-playing.png"), full_page=True)
+    bob.screenshot(path=str(tmp_path / "bob-playing.png"), full_page=True)
+    moves += play([alice, bob], rng)
+
+    assert moves > 3
+    for page in (alice, bob):
+        assert_finished_table(page)
+    save_screenshot(alice, tmp_path)
+
+
+@pytest.mark.timeout(180)
+def test_a_player_registers_and_plays_a_whole_match_against_the_bot(open_page, tmp_path):
+    page = open_page()
+    register_in(page, "solo")
+    page.get_by_role("button", name="Play against the bot").click()
+    page.wait_for_function("() => !document.querySelector('#match').hidden"
+                           " || document.querySelector('.message.error')")
+    refusal = page.evaluate(_PAGE_STATE)["error"]
+    if refusal and "bot" in refusal:  # the server has no bot opponent (400) or runs none (503)
+        pytest.skip(f"this server has no bot opponent yet: POST /matches {{'opponent': 'bot'}} is refused ({refusal})")
+    assert refusal is None, refusal
+    sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "playing")
+
+    play([page], random.Random(2))
+
+    assert_finished_table(page)
+    save_screenshot(page, tmp_path)
