@@ -1,13 +1,14 @@
 """``make run``: the whole stack in one terminal, under honcho.
 
 Starts the embedded redis-server (unless REDIS_URL names another Redis), the API under
-gunicorn and WORKERS projector workers; Ctrl-C stops them all. Settings come from the
+gunicorn, WORKERS projector workers and the bot player; Ctrl-C stops them all. Settings come from the
 environment (shared.config), so a second ``make run`` with another PORT and DATA_DIR
 runs beside the first.
 """
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import sys
 from pathlib import Path
@@ -25,7 +26,17 @@ def procfile(config: Config) -> str:
     # honcho gives each process a PORT of its own; the API's is set on its line.
     lines.append(f"api: PORT={config.port} {python} -m services.api.serve")
     lines.append(f"worker: {python} -m services.projector.worker")
+    lines.append(f"bot: PORT={config.port} {python} -m services.bots")
     return "\n".join(lines) + "\n"
+
+
+def _bot_token(data_dir: Path) -> str:
+    """The built-in bot's secret, made once per DATA_DIR (the API seats it, the bot plays with it)."""
+    path = data_dir / "bot.token"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
 
 
 def main() -> None:
@@ -36,9 +47,10 @@ def main() -> None:
     redis_dir = config.data_dir / "redis"
     where = f"embedded redis-server, AOF in {redis_dir}" if config.embedded_redis else config.redis_url
     print(f"Le Truc: http://{config.host}:{config.port}/  (API docs: /docs; Redis: {where}; "
-          f"{config.workers} projector workers; Ctrl-C stops everything)", flush=True)
+          f"{config.workers} projector workers and the bot; Ctrl-C stops everything)", flush=True)
     # Every process inherits the resolved settings, whatever its working directory.
-    os.environ.update(DATA_DIR=str(config.data_dir), REDIS_URL=config.redis_url, QUEUE_URL=config.queue_url)
+    os.environ.update(DATA_DIR=str(config.data_dir), REDIS_URL=config.redis_url, QUEUE_URL=config.queue_url,
+                      BOT_TOKEN=config.bot_token or _bot_token(config.data_dir))
     root = Path(__file__).resolve().parent.parent
     os.execvp(sys.executable, [
         sys.executable, "-m", "honcho", "start", "-f", str(path), "-d", str(root),
