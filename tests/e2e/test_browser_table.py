@@ -115,7 +115,8 @@ def play(pages: list, rng: random.Random, until_moves: int | None = None, max_mo
         assert not refusals, refusals
         if states[0]["version"] != version:
             version, progressed = states[0]["version"], time.monotonic()
-        assert time.monotonic() - progressed < stall_seconds, f"nothing moved for {stall_seconds:.0f} s at version {version}: the other seat did not play"
+        stalled = f"nothing moved for {stall_seconds:.0f} s at version {version}: the other seat did not play"
+        assert time.monotonic() - progressed < stall_seconds, stalled
         acted = [move(page, state, rng) for page, state in zip(pages, states)]
         moves += sum(acted)
         if not any(acted):  # the other seat (a page or the bot) is on turn
