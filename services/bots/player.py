@@ -41,7 +41,13 @@ class BotPlayer:
     def play_once(self) -> bool:
         """Act once in every match that waits for the bot; True if it acted anywhere."""
         acted = False
-        for summary in self.client.my_matches(self.player_id, status="playing"):
+        try:
+            playing = self.client.my_matches(self.player_id, status="playing")
+        except ApiError as error:
+            if error.code == "NOT_FOUND":
+                return False  # the API registers the bot when it first seats it: no match yet
+            raise
+        for summary in playing:
             if self._seen.get(summary["id"]) == summary["version"]:
                 continue
             acted |= self._play(summary["id"], summary["version"])
