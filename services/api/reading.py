@@ -6,6 +6,8 @@ import time
 import orjson
 from flask import Response
 
+from services.projector.poison import ParkedMatches
+
 from .auth import optional_player
 from .context import services
 from .errors import not_found
@@ -32,23 +34,23 @@ def get_match(query: dict, match_id: str) -> Response:
     """The match as the caller may see it; `min_version` + `wait` wait for a version (read-your-writes)."""
     ctx = services()
     player = optional_player()
-    models = ctx.read_models
-    projected = models.projected_version(match_id)
+    served = ctx.read_models.at(ctx.read_models.generation())  # resolved once per request
+    projected = served.projected_version(match_id)
     if projected == 0 and ctx.store.version(match_id) == 0:
         raise not_found()
     min_version = max(query["min_version"], 1)
     wait = query["wait"] if projected else max(query["wait"], _FIRST_PROJECTION_WAIT)
     if projected < min_version and wait:
-        models.wait_for_version(match_id, min_version, wait)
-    audience = "spectator"
-    summary = models.view(match_id, "spectator")
+        ctx.read_models.wait_for_version(match_id, min_version, wait)  # follows a rebuild's switch
+        served = ctx.read_models.at(ctx.read_models.generation())
+    summary = served.summary(match_id)
     if summary is None:
         return _from_the_stream(match_id, player)
-    players = summary["players"]
-    for seat in ("A", "B"):
-        if player is not None and players.get(seat) and players[seat]["id"] == player.id:
+    audience = "spectator"
+    for seat, seated in summary["players"].items():
+        if player is not None and seated and seated["id"] == player.id:
             audience = seat
-    body = models.view_json(match_id, audience)
+    body = served.view_json(match_id, audience)
     response = raw_json_response(body)
     # From the body served: a projector write may land between the two reads above.
     response.headers["ETag"] = f'"{orjson.loads(body)["version"]}"'
@@ -109,17 +111,25 @@ def player_matches(query: dict, player_id: str) -> Response:
 @blp.route("/health", methods=["GET"])
 @blp.response(200)
 def health() -> Response:
-    """Redis reachability and projector lag (events appended but not yet projected)."""
+    """Redis reachability, projector lag (events appended but not yet projected) and parked matches.
+
+    `status` is `ok`, or `degraded` while the projector has parked a match on an event it
+    cannot fold (listed in `parked`; every other match is still projected). 503 when Redis
+    is unreachable.
+    """
     ctx = services()
     started = time.perf_counter()
     try:
         ctx.redis.ping()
         lag = ctx.read_models.lag(ctx.store)
+        parked = ParkedMatches(ctx.redis).current(ctx.read_models)
+        queue = ctx.queue_health()
     except Exception as error:  # noqa: BLE001 - health reports every failure, never raises
         body = {"status": "unavailable", "redis": False, "error": "STORE_UNAVAILABLE", "message": str(error)}
         return json_response(body, 503)
     body = {
-        "status": "ok", "redis": True, "redis_ms": round((time.perf_counter() - started) * 1000, 2),
-        "projector_lag": lag, "queue": ctx.queue_health(),
+        "status": "degraded" if parked else "ok", "redis": True,
+        "redis_ms": round((time.perf_counter() - started) * 1000, 2),
+        "projector_lag": lag, "queue": queue, "parked": [record.public() for record in parked],
     }
     return json_response(body)
