@@ -132,3 +132,49 @@ def test_import_refuses_a_tampered_export_and_writes_nothing(env, finished, redi
 
     assert result.exit_code == 1 and "refused: v6" in result.output
     assert redis_client.exists(keys.match_events(finished)) == 0
+
+
+def _entries(client, match_id):
+    return [(entry_id, dict(fields)) for entry_id, fields in client.xrange(keys.match_events(match_id))]
+
+
+def _restream(client, match_id, entries):
+    """Write the stream anew from (id, fields) pairs: a tamperer with Redis access."""
+    stream = keys.match_events(match_id)
+    client.delete(stream)
+    for entry_id, fields in entries:
+        client.xadd(stream, fields, id=entry_id)
+
+
+def _first(entries, event_type, nth=0):
+    return [i for i, (_, f) in enumerate(entries) if f[b"t"] == event_type][nth]
+
+
+def _drop(entries):
+    i = _first(entries, b"card_played", 1)
+    kept = entries[:i] + entries[i + 1:]
+    return i + 1, [(f"{n}-0".encode(), fields) for n, (_, fields) in enumerate(kept, 1)]
+
+
+def _reorder(entries):
+    i = _first(entries, b"card_played", 2)
+    (first_id, a), (second_id, b) = entries[i], entries[i + 1]
+    return i + 1, entries[:i] + [(first_id, b), (second_id, a)] + entries[i + 2:]
+
+
+def _alter_deal(entries):
+    i = _first(entries, b"round_dealt", 1)
+    data = orjson.loads(entries[i][1][b"d"])
+    data["hands"] = {"A": data["hands"]["B"], "B": data["hands"]["A"]}
+    return i + 1, entries[:i] + [(entries[i][0], {**entries[i][1], b"d": orjson.dumps(data)})] + entries[i + 1:]
+
+
+@pytest.mark.parametrize("tamper", [_drop, _reorder, _alter_deal], ids=["drop", "reorder", "alter-deal"])
+def test_audit_fails_on_a_tampered_stream_naming_the_first_bad_event(env, finished, redis_client, tamper):
+    bad_version, entries = tamper(_entries(redis_client, finished))
+    _restream(redis_client, finished, entries)
+
+    result = run(env, "audit", finished)
+
+    assert result.exit_code == 1, result.output
+    assert f"v{bad_version} " in result.output and "0 passed, 1 failed" in result.output
