@@ -3,13 +3,18 @@
 Events carry every card (chance is recorded), so every event leaving the service is
 redacted first: a card is shown only to the seat that holds it, or to everyone once it
 has been played to the table in its round, or once the match is finished. The stock is
-never shown before the end.
+never shown before the end. Nor are hash-chain links: a link covers the hidden cards,
+so with the public parts of the event a client could test guesses of them (three cards
+after a redeal are only 15,600 guesses). The whole chain is published once the match ends.
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+from shared.eventstore.model import StoredEvent
+from shared.eventstore.schema import event_to_json
 
 Audience = str | None  # "A", "B", or None for a spectator
 
@@ -65,3 +70,23 @@ class Redactor:
 
 def _only(cards: list[Any], shown: set[str]) -> list[Any]:
     return [card if card in shown else None for card in cards]
+
+
+def public_events(
+    shown: Sequence[StoredEvent], audience: Audience, known: Sequence[StoredEvent] | None = None,
+) -> list[dict[str, Any]]:
+    """``shown`` rendered for ``audience`` (JSON-ready): redacted, and without chain links
+    until the match is finished. ``known``: every event so far, oldest first (default:
+    ``shown``), which tells which cards the table has shown and whether the match is over."""
+    known = shown if known is None else known
+    raw = [(e.type, e.data) for e in known]
+    redactor = Redactor.over(raw, audience)
+    redacted = redactor.redact_all(raw)
+    offset = shown[0].version - known[0].version if shown else 0
+    rendered = []
+    for event, data in zip(shown, redacted[offset:]):
+        body = {**event_to_json(event), "data": data}
+        if not redactor.finished:
+            body["hash"] = None
+        rendered.append(body)
+    return rendered

@@ -5,8 +5,7 @@ import re
 
 from flask import Response, request, url_for
 
-from shared.eventstore.schema import event_to_json
-from shared.redaction import Redactor
+from shared.redaction import public_events
 
 from .auth import required_player
 from .context import services
@@ -63,9 +62,7 @@ def act(action: dict, match_id: str) -> Response:
     recorded = services().matches.act(match_id, player, action, _if_match(), _idempotency_key())
     seat = recorded.seat.value if recorded.seat else None
     # A new deal in these events has nothing played yet; a won match shows everything.
-    raw = [(e.type, e.data) for e in recorded.events]
-    shown = Redactor.over(raw, seat).redact_all(raw)
-    events = [{**event_to_json(e), "data": data} for e, data in zip(recorded.events, shown)]
+    events = public_events(recorded.events, seat)
     response = json_response({"version": recorded.version, "events": events}, 200)
     response.headers["ETag"] = f'"{recorded.version}"'
     return response

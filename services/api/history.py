@@ -4,8 +4,7 @@ from __future__ import annotations
 from flask import Response
 
 from shared.codec import decode
-from shared.eventstore.schema import event_to_json
-from shared.redaction import Redactor
+from shared.redaction import public_events
 from shared.rules import INITIAL, Status, evolve, view
 
 from .auth import optional_player
@@ -35,11 +34,8 @@ def events(query: dict, match_id: str) -> Response:
     """The audit log after version `after`: unplayed cards are null for all but their holder until the end."""
     _, _, seat = _seated(match_id)
     stored = services().store.read(match_id)
-    raw = [(e.type, e.data) for e in stored]
-    shown = Redactor.over(raw, seat.value if seat else None).redact_all(raw)
-    window = slice(query["after"], query["after"] + query["limit"])
-    body = [{**event_to_json(e), "data": data} for e, data in zip(stored[window], shown[window])]
-    return json_response({"events": body})
+    window = stored[query["after"]:query["after"] + query["limit"]]
+    return json_response({"events": public_events(window, seat.value if seat else None, known=stored)})
 
 
 @blp.route("/matches/<id:match_id>/replay", methods=["GET"])

@@ -92,7 +92,9 @@ class EventSchema(Schema):
     schema_version = fields.Integer()
     at = fields.String(metadata={"description": "ISO-8601 UTC, milliseconds"})
     data = fields.Dict(metadata={"description": "Cards not yet shown are null for all but their holder"})
-    hash = fields.String(metadata={"description": "This event's link in the match's SHA-256 hash chain"})
+    hash = fields.String(allow_none=True, metadata={
+        "description": "This event's link in the match's SHA-256 hash chain; null until the match is finished "
+                       "(a link covers hidden cards, so it would let a client test guesses of them)"})
 
 
 class EventLogSchema(Schema):

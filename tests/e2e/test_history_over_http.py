@@ -75,3 +75,9 @@ def test_replay_of_a_finished_match_shows_both_hands(stack):
     play_to_the_end(stack, match_id, {"A": a, "B": b}, random.Random(4))
     replayed = stack.http.get(f"/matches/{match_id}/replay?version=3").body
     assert len(replayed["round"]["hands"]["A"]) == len(replayed["round"]["hands"]["B"]) == 3
+
+
+def test_no_chain_link_is_published_before_the_end(stack):
+    match_id, a, b = new_match(stack)
+    for token in (a.token, b.token, None):
+        assert {event["hash"] for event in events_of(stack, match_id, token)} == {None}

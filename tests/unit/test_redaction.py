@@ -1,5 +1,6 @@
 """What an audience may see of recorded events."""
-from shared.redaction import Redactor
+from shared.eventstore import StoredEvent
+from shared.redaction import Redactor, public_events
 
 DEALT = ("round_dealt", {"round": 1, "dealer": "B", "hands": {"A": ["7H", "8S", "9C"], "B": ["AD", "KC", "10H"]},
                          "stock": ["QS", "JD"] + ["9H"] * 24})
@@ -43,3 +44,12 @@ def test_everything_shows_once_the_match_is_finished():
 
 def test_other_events_pass_unchanged():
     assert Redactor.over([DEALT, PLAYED], "A").redact_all([DEALT, PLAYED])[1] == PLAYED[1]
+
+
+def test_public_events_publish_chain_links_only_once_the_match_is_finished():
+    stored = [StoredEvent("m", 1, DEALT[0], 1, 0, DEALT[1], "a" * 64)]
+    playing = public_events(stored, "A")[0]
+    assert playing["hash"] is None and playing["data"]["hands"]["B"] == [None] * 3
+    won = StoredEvent("m", 2, "match_won", 1, 0, {"seat": "A", "scores": {"A": 12, "B": 0}}, "b" * 64)
+    finished = public_events(stored + [won], None)
+    assert [e["hash"] for e in finished] == ["a" * 64, "b" * 64]
