@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,12 +62,14 @@ class TrucClient:
         return self._call("POST", f"/matches/{match_id}/join")
 
     def act(self, match_id: str, action: Json, if_match: int | None = None, idempotency_key: str | None = None) -> Json:
-        """Send one action body, e.g. ``{"type": "play", "card": "7H"}``; the recorded events."""
-        headers = {}
+        """Send one action body, e.g. ``{"type": "play", "card": "7H"}``; the recorded events.
+
+        Every action carries an Idempotency-Key (a fresh one unless given), so resending it
+        after a dropped connection can never act twice.
+        """
+        headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
         if if_match is not None:
             headers["If-Match"] = f'"{if_match}"'
-        if idempotency_key is not None:
-            headers["Idempotency-Key"] = idempotency_key
         return self._call("POST", f"/matches/{match_id}/actions", action, headers)
 
     # -- reading -------------------------------------------------------------------------
@@ -78,8 +81,9 @@ class TrucClient:
     def lobby(self, status: str = "waiting", limit: int = 50) -> list[Json]:
         return self._call("GET", "/matches", query={"status": status, "limit": limit})["matches"]
 
-    def my_matches(self, player_id: str, status: str = "playing") -> list[Json]:
-        return self._call("GET", f"/players/{player_id}/matches", query={"status": status})["matches"]
+    def my_matches(self, player_id: str, status: str = "playing", limit: int = 1000) -> list[Json]:
+        query = {"status": status, "limit": limit}
+        return self._call("GET", f"/players/{player_id}/matches", query=query)["matches"]
 
     def scoreboard(self, limit: int = 50) -> Json:
         return self._call("GET", "/scoreboard", query={"limit": limit})
@@ -128,7 +132,10 @@ class TrucClient:
             path = f"{path}?{urlencode(query)}"
         payload = None if body is None and method == "GET" else json.dumps(body or {}).encode()
         sent = self._headers({**(headers or {}), **({"Content-Type": "application/json"} if payload else {})})
-        for attempt in (1, 2):  # a kept-alive connection the server closed meanwhile: reconnect once
+        # A kept-alive connection the server closed meanwhile: resend once, but only what is
+        # safe to resend (a read, or a write with an Idempotency-Key).
+        attempts = 2 if method == "GET" or "Idempotency-Key" in sent else 1
+        for attempt in range(1, attempts + 1):
             conn = self._connection()
             try:
                 conn.request(method, path, body=payload, headers=sent)
@@ -138,7 +145,7 @@ class TrucClient:
             except (http.client.HTTPException, ConnectionError):
                 conn.close()
                 self._local.conn = None
-                if attempt == 2:
+                if attempt == attempts:
                     raise
         if response.status >= 400:
             raise _error(response.status, raw)

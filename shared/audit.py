@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from shared.codec import UnknownEventError, decode
 from shared.eventstore.model import StoredEvent, chain_hash, encode_data, genesis_hash
-from shared.rules import INITIAL, Command, Event, RuleError, Seat, decide, replay
+from shared.rules import DECK, INITIAL, Command, Event, RuleError, Seat, decide, replay
 from shared.rules import commands as cmd
 from shared.rules import events as ev
 from shared.rules.chance import Chance, SeededChance, commitment_of
@@ -105,6 +105,8 @@ def _check_rules(stored: Sequence[StoredEvent], report: AuditReport) -> None:
         except UnknownEventError as error:
             report.fail(record.version, "rules", str(error))
             return
+    if not _check_deals(stored, events, report):
+        return
     chance = _chance(stored, events, report)
     if chance is None:
         return
@@ -118,6 +120,9 @@ def _check_rules(stored: Sequence[StoredEvent], report: AuditReport) -> None:
             expected = decide(state, command, chance)
         except RuleError as refusal:
             report.fail(stored[i].version, "rules", f"{events[i].type} was illegal here: {refusal.code.value}")
+            return
+        except ValueError as error:  # SetupError included: a creation no service would accept
+            report.fail(stored[i].version, "rules", f"{events[i].type} cannot be replayed: {error}")
             return
         found = events[i:i + len(expected)]
         for offset, (want, got) in enumerate(zip(expected, found + [None] * len(expected))):
@@ -135,14 +140,39 @@ def _chance(stored: Sequence[StoredEvent], events: Sequence[Event], report: Audi
     won = events[-1] if events and isinstance(events[-1], ev.MatchWon) else None
     if created is not None and created.decks:
         report.notes.append(f"custom match: rounds 1-{len(created.decks)} were dealt from given decks")
-    if won is None or won.seed is None:
+    if won is None:
         report.notes.append("deals checked for consistency only: the seed is revealed when the match is won")
         return RecordedChance(events)
-    if created is None or commitment_of(won.seed) != created.seed_commitment:
+    committed = created.seed_commitment if created else None
+    if won.seed is None and committed is None:
+        report.notes.append("no seed was committed: deals checked for consistency only")
+        return RecordedChance(events)
+    if won.seed is None or not _is_seed(won.seed) or commitment_of(won.seed) != committed:
         report.fail(stored[-1].version, "seed", "the revealed seed does not match the commitment made at creation")
         return None
     report.notes.append("every shuffled deal recomputed from the revealed seed")
     return SeededChance(won.seed)
+
+
+def _is_seed(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def _check_deals(stored: Sequence[StoredEvent], events: Sequence[Event], report: AuditReport) -> bool:
+    """Every recorded deal deals 3 cards each from the 32, and the stock holds the other 26."""
+    for record, event in zip(stored, events):
+        if isinstance(event, ev.RoundDealt):
+            hands_ok = [len(hand) for hand in event.hands] == [3, 3] and len(event.stock) == 26
+            cards = [*event.hands[0], *event.hands[1], *event.stock]
+        elif isinstance(event, ev.RedealAccepted):
+            hands_ok = [len(hand) for hand in event.hands] == [3, 3]
+            cards = [*event.hands[0], *event.hands[1]]
+        else:
+            continue
+        if not hands_ok or len(set(cards)) != len(cards) or not set(cards) <= set(DECK):
+            report.fail(record.version, "deal", f"{event.type} is not a deal of the 32 cards (3 each, 26 in stock)")
+            return False
+    return True
 
 
 def command_of(event: Event) -> Command | None:

@@ -40,7 +40,7 @@ from shared.rules import (
     decide,
     evolve,
 )
-from shared.rules.chance import Chance, RandomChance, SeededChance
+from shared.rules.chance import Chance, SeededChance
 from shared.seeds import Seeds
 
 from .errors import ApiError, not_found
@@ -99,7 +99,10 @@ class MatchService:
         chance = self._chances.get(match_id)
         if chance is None:
             seed = self._seeds.get(match_id)
-            chance = SeededChance(seed) if seed else RandomChance(secrets.SystemRandom())
+            if seed is None:  # e.g. imported without its seed: dealing at random would break the proof
+                raise ApiError(409, "SEED_UNAVAILABLE",
+                               "This server does not hold the seed this match deals from; it cannot be played here.")
+            chance = SeededChance(seed)
             if len(self._chances) > 16_384:
                 self._chances.clear()
             self._chances[match_id] = chance
@@ -115,6 +118,8 @@ class MatchService:
 
     def create(self, player: Player, options: Mapping[str, Any], opponent: Player | None = None) -> Recorded:
         """A new match with ``player`` in seat A (and ``opponent`` seated in B at once)."""
+        if opponent is not None and opponent.id == player.id:
+            raise ApiError(409, "ALREADY_SEATED", "You cannot play against yourself.")
         match_id = secrets.token_urlsafe(9)
         command = CreateMatch(match_id, player.id, player.name, **options)
         chance = SeededChance.new()

@@ -15,6 +15,9 @@ class Player:
     name: str
 
 
+RESERVED_NAMES = {"bot"}  # the built-in bot's, registered by configuration rather than by a client
+
+
 class NameTakenError(Exception):
     """Another player already has this name (names are unique, case-insensitively)."""
 
@@ -29,6 +32,8 @@ class PlayerRegistry:
 
     def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (shown once, never stored)."""
+        if name.casefold() in RESERVED_NAMES:
+            raise NameTakenError(name)
         player = Player(secrets.token_urlsafe(12), name)
         token = secrets.token_urlsafe(32)
         self._client.hset(keys.player(player.id), mapping={"id": player.id, "name": name})

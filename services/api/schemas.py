@@ -79,7 +79,7 @@ class LobbyQuerySchema(Schema):
 
 class PlayerMatchesQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]), load_default="playing")
-    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=50)
 
 
 class ScoreboardQuerySchema(Schema):

@@ -51,6 +51,8 @@ class BotPlayer:
             if self._seen.get(summary["id"]) == summary["version"]:
                 continue
             acted |= self._play(summary["id"], summary["version"])
+        current = {summary["id"] for summary in playing}
+        self._seen = {match: version for match, version in self._seen.items() if match in current}
         return acted
 
     def _play(self, match_id: str, version: int) -> bool:

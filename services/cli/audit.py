@@ -29,6 +29,9 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> Au
     if not report.ok or not stored:
         return report
     projected = read_models.projected_version(match_id)
+    if projected > len(stored):  # the projector saw events the stream no longer has
+        report.fail(len(stored) + 1, "versions", f"the read models saw version {projected}: the stream lost its tail")
+        return report
     if projected < len(stored):
         report.notes.append(f"read models {len(stored) - projected} event(s) behind (projector lag): not compared")
         return report

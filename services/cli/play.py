@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -101,11 +102,17 @@ def _player(client: TrucClient, config: Config, name: str) -> None:
 
 
 def _feed(inbox: queue.Queue, client: TrucClient, match_id: str) -> None:
-    try:
-        for view in client.stream(match_id):
-            inbox.put(("view", view))
-    except (OSError, ApiError) as error:
-        inbox.put(("error", str(error)))
+    """Views from the live stream; a dropped stream is reopened until the match is over."""
+    finished = False
+    while not finished:
+        try:
+            for view in client.stream(match_id):
+                inbox.put(("view", view))
+                finished = view["status"] == "finished"
+        except (OSError, ApiError) as error:
+            inbox.put(("error", str(error)))
+        if not finished:
+            time.sleep(1)
     inbox.put(("ended", None))
 
 
@@ -114,11 +121,21 @@ def _keys(inbox: queue.Queue) -> None:
         inbox.put(("key", click.getchar()))
 
 
+def _join(client: TrucClient, match_id: str) -> dict[str, Any]:
+    """Take seat B, or come back to a match one already sits in."""
+    try:
+        return client.join(match_id)
+    except ApiError as error:
+        if error.code != "ALREADY_SEATED":
+            raise
+        return client.view(match_id)
+
+
 @click.command()
 @click.option("--name", required=True, help="Your player name (registered on first use; the token is kept "
                                             "under DATA_DIR/players).")
 @click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
-@click.option("--join", "join_id", help="Join a match a friend created.")
+@click.option("--join", "join_id", help="Join a match a friend created (or come back to one of yours).")
 @click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
 def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> None:
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
@@ -127,7 +144,8 @@ def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> 
     console = Console(highlight=False)
     try:
         _player(client, config, name)
-        view = client.join(join_id) if join_id else client.create_match(**({"opponent": "bot"} if against_bot else {}))
+        options = {"opponent": "bot"} if against_bot else {}
+        view = _join(client, join_id) if join_id else client.create_match(**options)
     except ApiError as error:
         raise click.ClickException(error.message) from None
     inbox: queue.Queue = queue.Queue()

@@ -12,6 +12,7 @@ from services.projector.jobs import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.schema import event_from_json, event_to_json
+from shared.rules.chance import commitment_of
 
 from .context import backends
 
@@ -37,6 +38,13 @@ def export(match_id: str, output: IO[bytes], include_seed: bool) -> None:
         output.write(orjson.dumps(event_to_json(event)) + b"\n")
 
 
+def _seed_fits(seed: object, commitment: object) -> bool:
+    try:
+        return isinstance(seed, str) and len(seed) == 64 and commitment_of(seed) == commitment
+    except ValueError:  # not hexadecimal
+        return False
+
+
 @click.command("import")
 @click.argument("source", type=click.File("rb"))
 def import_(source: IO[bytes]) -> None:
@@ -48,10 +56,15 @@ def import_(source: IO[bytes]) -> None:
             raise ValueError(f"not a {FORMAT} export")
         match_id = header["match_id"]
         stored = [event_from_json(match_id, line) for line in lines[1:]]
-    except (IndexError, KeyError, ValueError, ValidationError, orjson.JSONDecodeError) as error:
+        if not stored:
+            raise ValueError("the export holds no event")
+    except (IndexError, KeyError, TypeError, AttributeError, ValueError, ValidationError) as error:
         click.echo(f"unreadable export: {error}", err=True)
         sys.exit(2)
     report = audit_events(match_id, stored)
+    seed = header.get("seed")
+    if report.ok and seed is not None and not _seed_fits(seed, stored[0].data.get("seed_commitment")):
+        report.fail(1, "seed", "the exported seed does not match the match's commitment")
     if not report.ok:
         first = report.failures[0]
         click.echo(f"refused: v{first.version} {first.check}: {first.message}", err=True)
@@ -62,7 +75,7 @@ def import_(source: IO[bytes]) -> None:
     except ConcurrencyError:
         click.echo(f"refused: match {match_id} already has events here", err=True)
         sys.exit(1)
-    if header.get("seed"):
-        ctx.seeds.put(match_id, header["seed"])
+    if seed is not None:
+        ctx.seeds.put(match_id, seed)
     rebuild_match(match_id, ProjectorContext(ctx.store, ctx.read_models))
     click.echo(f"imported {match_id}: {len(stored)} events, audit passed")

@@ -102,3 +102,18 @@ def test_a_revealed_seed_that_does_not_match_the_commitment_fails():
     events[-1] = dataclasses.replace(events[-1], data={**events[-1].data, "seed": "00" * 32})
     finding = first(rechain(events))
     assert (finding.version, finding.check) == (len(events), "seed")
+
+
+@pytest.mark.parametrize(("event_type", "change"), [
+    ("round_dealt", lambda d: {**d, "stock": d["stock"][:-1] + [d["hands"]["A"][0]]}),
+    ("round_dealt", lambda d: {**d, "hands": {"A": d["hands"]["A"][:1], "B": d["hands"]["B"][:1]}, "stock": []}),
+    ("match_created", lambda d: {**d, "decks": [["XX"] * 32]}),
+    ("match_won", lambda d: {**d, "seed": "zz"}),
+    ("match_won", lambda d: {**d, "seed": None}),
+])
+def test_impossible_deals_creations_and_seeds_are_findings_not_crashes(event_type, change):
+    events = recorded() if event_type != "round_dealt" else recorded(finished=False)
+    i = index_of(events, event_type)
+    events[i] = dataclasses.replace(events[i], data=change(dict(events[i].data)))
+    finding = first(rechain(events))
+    assert finding.version == i + 1
