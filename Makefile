@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test lint run bench clean
+.PHONY: install test soak lint run bench clean
 
 install: $(STAMP)
 
@@ -18,6 +18,10 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest -q
 
+# The longer reliability variants (more races, kills, inputs and matches); a few minutes.
+soak: $(STAMP)
+	$(VENV)/bin/python -m pytest -q -m soak tests/reliability
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check shared services tests bench
 
@@ -27,8 +31,11 @@ run: $(STAMP)
 	$(VENV)/bin/python -m services.run
 
 # Benchmarks print their figures beside a baseline measured in the same run (never in `make test`).
+# The load suite starts and stops its own stacks on 127.0.0.1 and writes var/bench/results.json;
+# `make bench BENCH_ARGS=--quick` for a shorter run (docs/benchmarks.md).
 bench: $(STAMP)
 	$(VENV)/bin/python -m bench.rules_engine
+	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

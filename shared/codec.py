@@ -95,9 +95,132 @@ def schema_for(kind: type[Event]) -> Schema:
     return EventSchema.from_dict(declared, name=f"{kind.__name__}Schema")()
 
 
+# --- Fast paths -----------------------------------------------------------------------
+# The schemas above define the stored shape; the readers and writers below are plain-Python
+# equivalents compiled per event type from the same type table, ~10x faster (decoding is
+# most of what replaying a stream costs). They are stricter than the schemas: any value
+# they are not sure of raises _Doubt, and the schema itself then loads (or dumps) the event
+# and words the error. So what they accept is what the schema accepts, loaded the same way.
+
+
+class _Doubt(Exception):
+    """A value the fast path leaves to the schema."""
+
+
+_FAST_ERRORS = (_Doubt, KeyError, TypeError, ValueError, AttributeError)
+_SEAT_BY_VALUE = {seat.value: seat for seat in Seat}
+_END_BY_VALUE = {end.value: end for end in RoundEnd}
+
+
+def _only(*kinds: type) -> Callable[[Any], Any]:
+    def read(value: Any) -> Any:
+        if type(value) not in kinds:
+            raise _Doubt
+        return value
+    return read
+
+
+def _read_cards(value: Any) -> tuple[str, ...]:
+    if type(value) is not list or any(type(card) is not str for card in value):
+        raise _Doubt
+    return tuple(value)
+
+
+def _read_pair(inner: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, Any]]:
+    def read(value: Any) -> tuple[Any, Any]:
+        if type(value) is not dict or len(value) != 2:
+            raise _Doubt
+        return inner(value["A"]), inner(value["B"])
+    return read
+
+
+def _read_rules(value: Any) -> Rules:
+    if type(value) is not dict:
+        raise _Doubt
+    return Rules.from_mapping(value)
+
+
+_READ_INT = _only(int)  # exactly int: a bool is left to the schema
+_READ: dict[Any, Callable[[Any], Any]] = {
+    str: _only(str),
+    str | None: _only(str, type(None)),
+    int: _READ_INT,
+    bool: _only(bool),
+    Seat: _SEAT_BY_VALUE.__getitem__,
+    RoundEnd: _END_BY_VALUE.__getitem__,
+    Rules: _read_rules,
+    tuple[int, int]: _read_pair(_READ_INT),
+    Hands: _read_pair(_read_cards),
+    tuple[str, ...]: _read_cards,
+    tuple[tuple[str, ...], ...]: lambda value: tuple(_read_cards(deck) for deck in _only(list)(value)),
+}
+
+
+def _write_cards(value: Any) -> list[str]:
+    if type(value) not in (tuple, list) or any(type(card) is not str for card in value):
+        raise _Doubt
+    return list(value)
+
+
+def _write_pair(inner: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
+    def write(value: Any) -> dict[str, Any]:
+        if type(value) not in (tuple, list) or len(value) != 2:
+            raise _Doubt
+        return {"A": inner(value[0]), "B": inner(value[1])}
+    return write
+
+
+def _write_enum(kind: type) -> Callable[[Any], str]:
+    def write(value: Any) -> str:
+        if type(value) is not kind:
+            raise _Doubt
+        return value.value
+    return write
+
+
+_WRITE: dict[Any, Callable[[Any], Any]] = {
+    **{hint: _READ[hint] for hint in (str, str | None, int, bool)},  # these are stored as they are
+    Seat: _write_enum(Seat),
+    RoundEnd: _write_enum(RoundEnd),
+    Rules: lambda value: _only(Rules)(value).to_dict(),
+    tuple[int, int]: _write_pair(_READ_INT),
+    Hands: _write_pair(_write_cards),
+    tuple[str, ...]: _write_cards,
+    tuple[tuple[str, ...], ...]: lambda value: [_write_cards(deck) for deck in _only(tuple, list)(value)],
+}
+
+
+@cache
+def _reader(kind: type[Event]) -> Callable[[Any], Event]:
+    """Stored data -> event, for data the schema would load to the same event."""
+    hints = typing.get_type_hints(kind)
+    spec = [(f.name, _READ[hints[f.name]], f.default is MISSING) for f in fields(kind)]
+    names = frozenset(name for name, _, _ in spec)
+
+    def read(data: Any) -> Event:
+        if type(data) is not dict or not data.keys() <= names:
+            raise _Doubt  # unknown fields: the schema refuses them
+        loaded = {}
+        for name, read_field, required in spec:
+            if name in data:
+                loaded[name] = read_field(data[name])
+            elif required:
+                raise _Doubt
+        return kind(**loaded)
+    return read
+
+
+@cache
+def _writer(kind: type[Event]) -> Callable[[Event], dict[str, Any]]:
+    """Event -> stored data, exactly as the schema dumps it (same keys, same order)."""
+    hints = typing.get_type_hints(kind)
+    spec = [(f.name, _WRITE[hints[f.name]]) for f in fields(kind)]
+    return lambda event: {name: write(getattr(event, name)) for name, write in spec}
+
+
 def encode(event: Event) -> NewEvent:
     """An engine event ready to append."""
-    return NewEvent(event.type, schema_for(type(event)).dump(event), SCHEMA_VERSION)
+    return NewEvent(event.type, data_of(event), SCHEMA_VERSION)
 
 
 def decode(stored: StoredEvent) -> Event:
@@ -108,6 +231,10 @@ def decode(stored: StoredEvent) -> Event:
     if stored.schema_version != SCHEMA_VERSION:
         raise UnknownEventError(f"version {stored.version}: {stored.type} schema {stored.schema_version} is unknown")
     try:
+        return _reader(kind)(stored.data)
+    except _FAST_ERRORS:
+        pass  # the schema decides, and says why
+    try:
         return schema_for(kind).load(stored.data)
     except ValidationError as error:
         raise UnknownEventError(f"version {stored.version}: bad {stored.type} data: {error.messages}") from None
@@ -115,4 +242,7 @@ def decode(stored: StoredEvent) -> Event:
 
 def data_of(event: Event) -> dict[str, Any]:
     """The JSON-ready data of an engine event (as it is stored)."""
-    return schema_for(type(event)).dump(event)
+    try:
+        return _writer(type(event))(event)
+    except _FAST_ERRORS:
+        return schema_for(type(event)).dump(event)

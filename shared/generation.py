@@ -157,6 +157,11 @@ class GenerationModels:
 
     def place_in_lobby(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = ()) -> None:
         """List the match under ``status`` only, in the lobby and in each player's list (idempotent)."""
+        self._place(match_id, status, created_at_ms, player_ids)
+
+    def _place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str],
+               then_read: bool = False) -> bytes | None:
+        """``place_in_lobby`` in one round trip; with ``then_read``, the stored summary read after it."""
         keys.validate_match_id(match_id)
         pipe = self._client.pipeline(transaction=False)
         indexes = [partial(keys.lobby, generation=self.generation)]
@@ -166,7 +171,10 @@ class GenerationModels:
             for other in keys.LOBBY_STATUSES:
                 if other != status:
                     pipe.zrem(index(other), match_id)
-        pipe.execute()
+        if then_read:
+            pipe.hget(self._views_key(match_id), "summary")
+        replies = pipe.execute()
+        return replies[-1] if then_read else None
 
     def settle_lobby(self, match_id: str, created_at_ms: int) -> None:
         """List the match under the status of its stored summary, until that is seen to hold.
@@ -174,15 +182,15 @@ class GenerationModels:
         Run after writing the views: a slower worker may have listed the match under an
         older status in between, and the last placement must follow the last summary.
         """
-        status = self._stored_status(match_id)
+        summary = self.summary(match_id)
         for _ in range(_MAX_SETTLE_ATTEMPTS):
-            if status is None:
+            if summary is None:
                 return
-            self.place_in_lobby(match_id, status, created_at_ms, _player_ids(self.summary(match_id)))
-            current = self._stored_status(match_id)
-            if current == status:
+            status = summary["status"]
+            raw = self._place(match_id, status, created_at_ms, _player_ids(summary), then_read=True)
+            summary = None if raw is None else orjson.loads(raw)
+            if summary is not None and summary["status"] == status:
                 return
-            status = current
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the matches of ``status``, newest first, at most ``limit``."""
@@ -217,10 +225,6 @@ class GenerationModels:
         for member, _ in entries:
             pipe.hget(self._views_key(_text(member)), "summary")
         return [None if raw is None else orjson.loads(raw) for raw in pipe.execute()]
-
-    def _stored_status(self, match_id: str) -> str | None:
-        summary = self.summary(match_id)
-        return None if summary is None else summary["status"]
 
     # --- scoreboard --------------------------------------------------------------
 

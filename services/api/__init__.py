@@ -5,7 +5,6 @@ from typing import Any
 
 import redis
 from flask import Flask, send_from_directory
-from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 
 from services.bots.player import BOT_PLAYER_ID
@@ -16,14 +15,14 @@ from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
-from . import commands, errors, history, reading
+from . import commands, errors, history, reading, reference
 from .context import Services
 from .errors import ApiError
 from .game import MatchService
 from .players import Player, PlayerRegistry
 from .stream import blp as stream_blueprint
 from .table import blp as table_blueprint
-from .validation import IdConverter, id_param_schema
+from .validation import DocumentedApi, IdConverter, id_param_schema
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -61,7 +60,7 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
         bot=_bot_seat(players, config.bot_token),
     )
     app.url_map.converters["id"] = IdConverter
-    api = Api(app)
+    api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)
     errors.register(app)
     api.register_blueprint(commands.blp)
@@ -69,6 +68,8 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)
     app.register_blueprint(table_blueprint)
+    if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
+        app.register_blueprint(reference.blp)
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
                      lambda filename: send_from_directory(swagger_ui_path, filename))
     return app

@@ -4,6 +4,10 @@ Each use case loads the match (a per-process cache plus the events after it), as
 rules engine to ``decide``, and appends the events with the version it decided on. A
 concurrent append makes the append fail; without an ``If-Match`` the use case reloads and
 decides again, so a client only sees a conflict when it asked to.
+
+An action decides on the cached state without reading the stream: the append's version
+check proves that state current. Answers given without an append (a refusal, "not seated",
+a stale If-Match) are only given after reading the stream.
 """
 from __future__ import annotations
 
@@ -23,9 +27,11 @@ from shared.eventstore import (
     ConcurrencyError,
     DuplicateAppendError,
     EventStore,
+    NewEvent,
     StoredEvent,
     TokenRecord,
 )
+from shared.eventstore.redis_store import Appended
 from shared.rules import (
     INITIAL,
     CreateMatch,
@@ -69,6 +75,7 @@ class StateCache:
         self._lock = Lock()
 
     def get(self, match_id: str) -> tuple[int, MatchState]:
+        """The cached version and state of the match; (0, INITIAL) if none is cached."""
         with self._lock:
             item = self._items.get(match_id)
             if item is not None:
@@ -147,9 +154,16 @@ class MatchService:
     ) -> Recorded:
         """Apply one player action; RuleError, ApiError (403/412/422) or the recorded events."""
         token = self._token(player, action, idempotency_key)
+        version, state = self._cache.get(match_id)
+        fresh = state.status is Status.NEW  # nothing cached: read the stream
         for _ in range(_RETRIES):
-            version, state = self._existing(match_id)
+            if fresh:
+                version, state = self._existing(match_id)
             seat = state.seat_of(player.id)
+            stale = seat is None or (if_match is not None and if_match != version)
+            if stale and not fresh:
+                fresh = True  # the cache may be behind: decide only on the stream as it is
+                continue
             if seat is None:
                 raise ApiError(403, "NOT_A_PLAYER", "You are not seated in this match.")
             if token and (earlier := self._store.token(match_id, token.key)):
@@ -159,12 +173,16 @@ class MatchService:
             try:
                 events = decide(state, command_for(seat, action), self._chance(match_id))
             except RuleError as refusal:
+                if not fresh:
+                    fresh = True  # refused by the cached state: ask the current one
+                    continue
                 raise self._remembered(match_id, seat, token, refusal) from None
             try:
                 return self._record(match_id, version, state, events, token, seat)
             except ConcurrencyError as conflict:
                 if if_match is not None:
                     raise _stale(if_match, conflict.actual) from None
+                fresh = True
             except DuplicateAppendError as duplicate:  # the same key raced itself
                 return self._replayed(match_id, seat, token, duplicate.record)
         raise _busy()
@@ -179,13 +197,20 @@ class MatchService:
         self, match_id: str, version: int, state: MatchState, events: list[Event],
         token: AppendToken | None, seat: Seat | None,
     ) -> Recorded:
-        new_version = self._store.append(match_id, [encode(e) for e in events], version, token)
-        self._notify(match_id)
-        stored = self._store.read(match_id, after=version, limit=new_version - version)
+        appended = self._append(match_id, [encode(e) for e in events], version, token)
+        if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
+            self._notify(match_id)
         for event in events:
             state = evolve(state, event)
-        self._cache.put(match_id, new_version, state)
-        return Recorded(match_id, new_version, state, stored, seat)
+        self._cache.put(match_id, appended.version, state)
+        return Recorded(match_id, appended.version, state, appended.events, seat)
+
+    def _append(self, match_id: str, events: list[NewEvent], version: int, token: AppendToken | None) -> Appended:
+        """Append; the Redis store returns what it stored, any other store is read back."""
+        if append_events := getattr(self._store, "append_events", None):
+            return append_events(match_id, events, version, token)
+        new_version = self._store.append(match_id, events, version, token)
+        return Appended(new_version, self._store.read(match_id, after=version, limit=new_version - version), True)
 
     def _remembered(self, match_id: str, seat: Seat, token: AppendToken | None, refusal: RuleError) -> Exception:
         """The refusal to raise, remembered under the request's token so a retry gets it too."""

@@ -1,7 +1,7 @@
 """Request and response schemas (marshmallow): the single parser of what clients send."""
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
@@ -122,6 +122,11 @@ class ScoreboardSchema(Schema):
 
 
 class ErrorSchema(Schema):
-    error = fields.String(metadata={"description": "A stable machine code, e.g. NOT_YOUR_TURN"})
-    message = fields.String(metadata={"description": "One human sentence"})
-    fields_ = fields.Dict(data_key="fields")
+    """Every error answered (errors.py); some codes add detail fields, e.g. ``version`` on 412."""
+
+    class Meta:
+        unknown = INCLUDE  # documented as open: detail fields vary by code
+
+    error = fields.String(required=True, metadata={"description": "A stable machine code, e.g. NOT_YOUR_TURN"})
+    message = fields.String(required=True, metadata={"description": "One human sentence"})
+    fields_ = fields.Dict(data_key="fields", metadata={"description": "What was wrong with each input field"})

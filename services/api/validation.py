@@ -1,9 +1,11 @@
-"""A flask-smorest Blueprint whose argument parser answers 400, the status API.md gives bad input."""
+"""flask-smorest as this API uses it: bad input answers 400 (API.md), errors are documented as answered."""
 from __future__ import annotations
 
-from flask_smorest import Blueprint
+from flask_smorest import Api, Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import BaseConverter
+
+from .schemas import ErrorSchema
 
 
 class _Parser(FlaskParser):
@@ -12,6 +14,12 @@ class _Parser(FlaskParser):
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = _Parser()
+
+
+class DocumentedApi(Api):
+    """flask-smorest's Api, documenting errors in the shape errors.py answers (not its own)."""
+
+    ERROR_SCHEMA = ErrorSchema
 
 
 class IdConverter(BaseConverter):

@@ -11,7 +11,9 @@ idempotent, so running a job twice, or two workers on one match at once, changes
    one script that never moves a match backwards;
 4. the lobby is settled on the stored summary (a slower worker may have relisted it).
 
-A crash before step 3 leaves the mark set, so the sweep redoes the whole job.
+A crash before step 3 leaves the mark set, so the sweep redoes the whole job. A match
+whose stream holds an event this code cannot fold is parked instead of failing every job
+(see :mod:`services.projector.poison`): the events before it are projected, the rest wait.
 
 While a rebuild runs (see :mod:`shared.readmodel_pointer`), steps 1-4 are done first for
 the generation being built, without clearing the mark, then for the one being served.
@@ -21,10 +23,12 @@ generation only (see :mod:`services.projector.rebuild`).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from services.projector.poison import TRANSIENT, ParkedMatches, find_poison
 from services.projector.projection import (
     MatchReadModels,
     Projection,
@@ -40,6 +44,8 @@ from shared.readmodels import ReadModels
 
 PAGE_SIZE = 500  # events per read: a whole match in one round trip, bounded memory
 CACHE_SIZE = 1024  # matches whose fold a worker keeps between jobs
+
+log = logging.getLogger(__name__)
 
 
 class FoldCache:
@@ -111,8 +117,18 @@ def current_context() -> ProjectorContext:
 
 
 def catch_up(match_id: str, context: ProjectorContext | None = None) -> int:
-    """Fold every event not yet folded into the match's read models; the version reached."""
+    """Fold every event not yet folded into the match's read models; the version reached.
+
+    A match holding a poison event is parked, its views stopping just before it.
+    """
     ctx = context or current_context()
+    try:
+        return _catch_up(match_id, ctx)
+    except Exception as error:
+        return park_if_poisoned(ctx, match_id, error)
+
+
+def _catch_up(match_id: str, ctx: ProjectorContext) -> int:
     start = ctx.cache.get(match_id) or Projection(validate_match_id(match_id))
     projection = fold_stream(ctx.store, start, ctx.page_size)
     if projection.version == start.version:
@@ -135,7 +151,10 @@ def rebuild_match(
     generation reads use, which this did not write).
     """
     ctx = context or current_context()
-    projection = fold_stream(ctx.store, Projection(validate_match_id(match_id)), ctx.page_size)
+    try:
+        projection = fold_stream(ctx.store, Projection(validate_match_id(match_id)), ctx.page_size)
+    except Exception as error:
+        return park_if_poisoned(ctx, match_id, error, generation=generation)
     if not projection.version:
         return 0
     if generation is None:
@@ -160,6 +179,30 @@ def rebuild_batch(match_ids: list[str], generation: int, context: ProjectorConte
             break
         events += rebuild_match(match_id, ctx, generation=generation)
     return events
+
+
+def park_if_poisoned(
+    ctx: ProjectorContext, match_id: str, error: Exception, *, generation: int | None = None,
+) -> int:
+    """The jobs' error path: park a match that holds a poison event; re-raise anything else.
+
+    Projects the events before the poison (into ``generation``, or the live ones) and
+    returns the version of the last of them.
+    """
+    if isinstance(error, TRANSIENT):
+        raise error
+    found = find_poison(ctx.store, match_id, ctx.page_size)
+    if found is None:  # every event folds: the failure lies elsewhere (e.g. a bug in a view)
+        raise error
+    before, poison = found
+    if before.version and generation is None:
+        publish_live(ctx.readmodels, before, relist=True)
+        ctx.cache.put(before)
+    elif before.version:
+        publish(ctx.readmodels, before, relist=True, generation=generation, clear_mark=False)
+    ParkedMatches(ctx.readmodels.client).park(match_id, poison, ctx.store.version(match_id))
+    log.error("Parked match %s: event %d cannot be folded (%s)", match_id, poison.version, poison.error)
+    return before.version
 
 
 def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:

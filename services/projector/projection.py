@@ -8,15 +8,15 @@ into the three views, the lobby summary and the players' results.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from shared.codec import decode
 from shared.eventstore.model import StoredEvent
 from shared.eventstore.schema import iso_from_ms
 from shared.rules import INITIAL, SEATS, MatchState, Seat, Status, evolve, view
-from shared.rules.events import Event, RoundWon
-from shared.rules.state import with_seat
+from shared.rules.events import RoundWon
+from shared.rules.state import copy_with, with_seat
 
 
 class GapError(ValueError):
@@ -68,32 +68,36 @@ def advance(projection: Projection, stored: Iterable[StoredEvent]) -> Projection
     Raises :class:`GapError` on a missing or repeated version, and the codec's
     ``UnknownEventError`` on an event this code cannot read.
     """
+    # The fold runs on locals and builds one Projection at the end: a rebuild folds every
+    # event of every match through here.
+    version, state, created_at = projection.version, projection.state, projection.created_at
+    rounds_won, points_won = projection.rounds_won, projection.points_won
     for record in stored:
-        if record.version != projection.version + 1:
+        if record.version != version + 1:
             raise GapError(
-                f"match {projection.match_id!r}: expected version {projection.version + 1}, "
+                f"match {projection.match_id!r}: expected version {version + 1}, "
                 f"got {record.version}"
             )
         event = decode(record)
-        projection = replace(
-            _tally(projection, event),
-            version=record.version,
-            state=evolve(projection.state, event),
-            created_at=record.at if projection.created_at is None else projection.created_at,
-        )
-    return projection
-
-
-def _tally(projection: Projection, event: Event) -> Projection:
-    """Count the rounds and round points each seat won (the state keeps only scores)."""
-    if not isinstance(event, RoundWon):
+        state = evolve(state, event)  # before the tally: an event the rules cannot fold counts nothing
+        if isinstance(event, RoundWon):
+            rounds_won, points_won = _tally(rounds_won, points_won, event)
+        version = record.version
+        if created_at is None:
+            created_at = record.at
+    if version == projection.version:
         return projection
+    return copy_with(projection, version=version, state=state, created_at=created_at,
+                     rounds_won=rounds_won, points_won=points_won)
+
+
+def _tally(
+    rounds_won: tuple[int, int], points_won: tuple[int, int], event: RoundWon,
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Count the round and its points for the seat that won it (the state keeps only scores)."""
     seat = event.seat
-    return replace(
-        projection,
-        rounds_won=with_seat(projection.rounds_won, seat, projection.rounds_won[seat.index] + 1),
-        points_won=with_seat(projection.points_won, seat, projection.points_won[seat.index] + event.points),
-    )
+    return (with_seat(rounds_won, seat, rounds_won[seat.index] + 1),
+            with_seat(points_won, seat, points_won[seat.index] + event.points))
 
 
 def match_view(match_id: str, version: int, state: MatchState, seat: Seat | None) -> dict[str, Any]:

@@ -3,13 +3,23 @@
 It runs the catch-up jobs of ``Config.queue_name`` on ``Config.queue_url``, then, when
 that queue is empty, the jobs of a rebuild (its ``-rebuild`` queue); at start and every
 ``Config.sweep_seconds``, it sweeps: every match still carrying the
-"unprojected" mark (its job was lost, or failed) is caught up inline. SIGTERM or SIGINT
-stops it after the current job (RQ's warm shutdown); a second one stops it at once.
+"unprojected" mark (its job was lost, or failed) is caught up inline, except parked
+matches (see :mod:`services.projector.poison`) whose stream has not grown since. SIGTERM
+or SIGINT stops it after the current job (RQ's warm shutdown); a second one stops it at once.
+
+Jobs a dead worker left half done are queued again (see :mod:`services.projector.orphans`).
+It outlives Redis: RQ's work loop quits on a lost connection (its heartbeat is outside
+its retry), so ``main`` waits for Redis to answer again and starts a fresh worker. Jobs
+that died with the connection are redone by the sweep (their matches keep their mark).
 """
 
 from __future__ import annotations
 
+import logging
+import signal
+import threading
 import time
+from types import FrameType
 from typing import Any
 
 import redis
@@ -17,12 +27,18 @@ from rq import SimpleWorker
 from rq.exceptions import StopRequested
 
 from services.projector.jobs import ProjectorContext, catch_up, current_context
+from services.projector.orphans import rescue_orphans
+from services.projector.poison import ParkedMatches
 from services.projector.queue import catch_up_queue, rebuild_queue
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 
 # RQ 3 blocks on the queue for ``worker_ttl - 15`` seconds between maintenance checks.
 _RQ_DEQUEUE_MARGIN = 15
+_REDIS_POLL_SECONDS = 0.2  # how often a worker whose Redis went away checks for it
+_RESTART_PAUSE_SECONDS = 1.0  # between two work loops: a loop that keeps failing cannot spin
+
+log = logging.getLogger(__name__)
 
 
 class ProjectorWorker(SimpleWorker):
@@ -35,37 +51,70 @@ class ProjectorWorker(SimpleWorker):
     ``maintenance_interval`` seconds.
     """
 
+    max_connection_wait_time = 2.0  # RQ backs off up to 60 s while Redis is down; recover sooner
+
     def __init__(self, *args: Any, context: ProjectorContext | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._context = context
+        self.stop_asked = False  # SIGTERM/SIGINT, as opposed to a work loop that died with Redis
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        """RQ's warm shutdown, remembered: ``main`` must not start another loop after it."""
+        self.stop_asked = True
+        super().request_stop(signum, frame)
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's registry cleaning, then the sweep."""
+        """RQ's registry cleaning, the rescue of jobs orphaned by dead workers, then the sweep."""
         super().run_maintenance_tasks()
+        try:
+            rescued = rescue_orphans(self.queues)
+        except redis.exceptions.RedisError as error:
+            self.log.warning("Rescue of orphaned jobs interrupted by a Redis error: %s", error)
+        else:
+            if rescued:
+                self.log.warning("Queued again %d job(s) whose worker died: %s", len(rescued), ", ".join(rescued))
         self.sweep()
 
     def sweep(self) -> int:
-        """Catch up every match carrying the unprojected mark; the number caught up."""
+        """Catch up every match carrying the unprojected mark; the number caught up.
+
+        A parked match is retried only once its stream has grown (a new event may come
+        with a fix, and a job for it ran anyway); records of matches that got past their
+        poison are forgotten.
+        """
         started = time.monotonic()
-        caught_up = failed = 0
+        caught_up = failed = parked_now = skipped = 0
         try:
             context = self._context or current_context()
+            registry = ParkedMatches(context.readmodels.client)
+            parked = registry.all()
             for match_id in context.store.unprojected():
+                record = parked.get(match_id)
+                if record is not None:
+                    if not record.retry_due(context.store.version(match_id)):
+                        skipped += 1
+                        continue
+                    registry.remove(match_id)  # retried below: parked again if it still fails
                 try:
                     catch_up(match_id, context)
-                    caught_up += 1
+                    if registry.get(match_id) is None:
+                        caught_up += 1
+                    else:
+                        parked_now += 1  # its job logged why
                 except StopRequested:
                     raise  # SIGTERM during the sweep: stop now, the next sweep redoes the rest
                 except Exception:
                     failed += 1
                     self.log.exception("Sweep: catching up match %s failed", match_id)
+            if parked:
+                registry.forget_passed(context.readmodels)
         except redis.exceptions.RedisError as error:
             # Keep the worker alive: the next sweep tries again.
             self.log.warning("Sweep: interrupted by a Redis error: %s", error)
-        if caught_up or failed:
+        if caught_up or failed or parked_now:
             self.log.info(
-                "Sweep: caught up %d unprojected match(es), %d failed, in %.0f ms",
-                caught_up, failed, (time.monotonic() - started) * 1000,
+                "Sweep: caught up %d unprojected match(es), %d failed, %d parked, %d parked before left alone, "
+                "in %.0f ms", caught_up, failed, parked_now, skipped, (time.monotonic() - started) * 1000,
             )
         return caught_up
 
@@ -95,11 +144,42 @@ def build_worker(
 
 
 def main() -> None:
-    """Run one worker until SIGTERM/SIGINT (started beside its Redis, it waits for it first)."""
+    """Run until SIGTERM/SIGINT (started beside its Redis, it waits for it first), outliving outages."""
     config = Config.from_env()
     wait_until_reachable(connect(config.redis_url))
     wait_until_reachable(connect(config.queue_url))
-    build_worker(config).work(logging_level="INFO")
+    while True:
+        worker = build_worker(config)
+        try:
+            worker.work(logging_level="INFO")
+        except redis.exceptions.RedisError as error:  # RQ's teardown could not reach Redis either
+            log.warning("Worker %s: ended without Redis: %s", worker.name, error)
+        if worker.stop_asked or not wait_for_redis(config):
+            return
+        log.warning("Redis answers again: starting a new work loop")
+
+
+def wait_for_redis(config: Config) -> bool:
+    """Block until both Redis servers answer PING; False if SIGTERM or SIGINT came first."""
+    stop = threading.Event()
+
+    def stop_waiting(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    # RQ's handlers would ask the dead Redis for the worker's state: ours only stop.
+    signal.signal(signal.SIGTERM, stop_waiting)
+    signal.signal(signal.SIGINT, stop_waiting)
+    clients = [connect(config.redis_url), connect(config.queue_url)]
+    if stop.wait(_RESTART_PAUSE_SECONDS):
+        return False
+    while True:
+        try:
+            for client in clients:
+                client.ping()
+            return True
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError):
+            if stop.wait(_REDIS_POLL_SECONDS):
+                return False
 
 
 if __name__ == "__main__":

@@ -54,6 +54,15 @@ def match_tokens(match_id: str) -> str:
     return _match_key(match_id, "tokens")
 
 
+def match_catch_up(match_id: str) -> str:
+    """Set by an append that asked the projector for a catch-up; cleared by any read of the stream.
+
+    While it is set, a catch-up job is queued that has not read the stream yet, so a
+    further append needs no job of its own (see ``RedisEventStore.append_events``).
+    """
+    return _match_key(match_id, "catchup")
+
+
 def match_seed(match_id: str) -> str:
     """The secret seed behind the match's shuffled deals (outside the stream until revealed)."""
     return _match_key(match_id, "seed")
@@ -103,6 +112,10 @@ def match_id_from_key(key: str | bytes) -> str:
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
 READ_MODELS = f"{PREFIX}:readmodels"
+# Matches the projector parked on an event it cannot fold (a hash: match id -> JSON record,
+# see services/projector/poison.py). Not per generation: the poison is in the stream, which
+# every generation folds. A global key written by single commands only.
+PARKED = f"{PREFIX}:parked"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 

@@ -8,6 +8,10 @@ Layout (key names come from :mod:`shared.eventstore.keys` only):
   stream is the only source of truth, and XLEN *is* the current version.
 - ``truc:{m:<id>}:unprojected`` - the version of the latest append, set by the
   append itself; the projector clears it once it has folded that far.
+- ``truc:{m:<id>}:catchup`` - set by an append that should ask for a catch-up job,
+  cleared by the next read of the stream (the job's). An append that finds it set needs
+  no job: one is queued that has not read yet. Under load this folds many appends into
+  one job instead of one job each; idle, every append still gets its own.
 
 Why a Lua append rather than WATCH/MULTI/EXEC: both let exactly one racer win,
 but the script is one round trip (~8k appends/s for one client, measured) where
@@ -20,9 +24,10 @@ sent as raw EVALSHA (falling back to EVAL on NOSCRIPT) because redis-py's
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from shared.eventstore import keys
+from shared.eventstore import keys, redis_lua
 from shared.eventstore.model import (
     AppendToken,
     Clock,
@@ -41,76 +46,21 @@ from shared.eventstore.model import (
     link_hashes,
     system_clock,
 )
-from shared.eventstore.scripts import Script
-
-# KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash).
-# ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3] token key ('' for none),
-# ARGV[4] token fingerprint, then (type, schema, data, chain hash) quadruples.
-# Returns {1, new_version} on success, {0, actual_version} on a version mismatch,
-# {2, token_record} when the token was used before (checked first: a retry of an
-# append that succeeded must not look like a conflict).
-# The timestamp comes from the caller (not TIME) so the script stays deterministic.
-_APPEND_LUA = """
-if ARGV[3] ~= '' then
-  local used = redis.call('HGET', KEYS[3], ARGV[3])
-  if used then
-    return {2, used}
-  end
-end
-local actual = redis.call('XLEN', KEYS[1])
-if actual ~= tonumber(ARGV[1]) then
-  return {0, actual}
-end
-local version = actual
-for i = 5, #ARGV, 4 do
-  version = version + 1
-  redis.call('XADD', KEYS[1], string.format('%d-0', version),
-             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2], 'h', ARGV[i + 3])
-end
-redis.call('SET', KEYS[2], version)
-if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[3], string.format('%d %d %s', actual + 1, version, ARGV[4]))
-end
-return {1, version}
-"""
-
-# KEYS[1] events stream, KEYS[2] unprojected mark; ARGV: (type, schema, at, data, hash)
-# per event, versions 1..n. Writes an exported match verbatim, only into an empty stream.
-_IMPORT_LUA = """
-local actual = redis.call('XLEN', KEYS[1])
-if actual ~= 0 then
-  return {0, actual}
-end
-local version = 0
-for i = 1, #ARGV, 5 do
-  version = version + 1
-  redis.call('XADD', KEYS[1], string.format('%d-0', version),
-             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[i + 2], 'd', ARGV[i + 3], 'h', ARGV[i + 4])
-end
-redis.call('SET', KEYS[2], version)
-return {1, version}
-"""
-
-# KEYS[1] unprojected mark; ARGV[1] the version the projector has folded up to.
-# Compare-and-delete: a mark set by a newer append survives. Returns 1 if no mark remains.
-_MARK_PROJECTED_LUA = """
-local mark = redis.call('GET', KEYS[1])
-if not mark then
-  return 1
-end
-if tonumber(mark) <= tonumber(ARGV[1]) then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-"""
 
 _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
+# How long an append's catch-up request stands for the appends after it. A catch-up job
+# normally clears it within milliseconds; if its enqueue was lost, the next append after
+# this asks again (and the worker's sweep covers a match nobody appends to any more).
+CATCH_UP_FLAG_MS = 2000
 
 
-_append = Script(_APPEND_LUA)
-_mark_projected = Script(_MARK_PROJECTED_LUA)
-_import = Script(_IMPORT_LUA)
+@dataclass(frozen=True)
+class Appended:
+    """What an append recorded, as a read would return it, and whether to ask for a catch-up."""
+
+    version: int
+    events: list[StoredEvent]
+    ask_catch_up: bool  # False: a catch-up is queued that will fold these events too
 
 
 def _text(value: bytes | str) -> str:
@@ -119,9 +69,13 @@ def _text(value: bytes | str) -> str:
 
 def _to_stored(match_id: str, entry_id: bytes | str, fields: dict[Any, Any]) -> StoredEvent:
     """Decode one XRANGE entry, whether the client decodes responses or not."""
-    by_name = {_text(name): value for name, value in fields.items()}
-    version = int(_text(entry_id).split("-", 1)[0])
+    version = 0
     try:
+        version = int(entry_id.split(b"-" if type(entry_id) is bytes else "-", 1)[0])
+        if b"t" in fields:  # raw bytes, as the services' clients answer: no renaming needed
+            return StoredEvent(match_id, version, fields[b"t"].decode(), int(fields[b"s"]), int(fields[b"at"]),
+                               decode_data(fields[b"d"]), fields.get(b"h", b"").decode())
+        by_name = {_text(name): value for name, value in fields.items()}
         return StoredEvent(
             match_id=match_id,
             version=version,
@@ -158,18 +112,27 @@ class RedisEventStore:
         One atomic script: version check, XADD of every event, and the
         "unprojected" mark, so no event can exist without its mark.
         """
+        return self.append_events(match_id, events, expected_version, token).version
+
+    def append_events(
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
+    ) -> Appended:
+        """``append``, returning the events as stored (no read back) and whether to ask for a catch-up."""
         check_append(events, expected_version)
         at = self._clock()
         args: list[Any] = [expected_version, at]
         args += [token.key, token.fingerprint] if token else ["", ""]
+        args.append(CATCH_UP_FLAG_MS)
         encoded = [(event.type, event.schema_version, encode_data(event.data)) for event in events]
         links = link_hashes(self._head(match_id, expected_version), expected_version + 1, encoded, at)
         for (type_, schema, data), link in zip(encoded, links):
             args += [type_, schema, data, link]
         script_keys = [
             keys.match_events(match_id), keys.match_unprojected(match_id), keys.match_tokens(match_id),
+            keys.match_catch_up(match_id),
         ]
-        status, value = _append(self._client, script_keys, args)
+        status, value, *ask = redis_lua.APPEND(self._client, script_keys, args)
         if int(status) == 2:
             raise DuplicateAppendError(TokenRecord.decode(value))
         if not int(status):
@@ -177,7 +140,11 @@ class RedisEventStore:
         if len(self._heads) > 65_536:
             self._heads.clear()
         self._heads[match_id] = (int(value), links[-1])
-        return int(value)
+        stored = [
+            StoredEvent(match_id, version, type_, schema, at, decode_data(data), link)
+            for version, ((type_, schema, data), link) in enumerate(zip(encoded, links), expected_version + 1)
+        ]
+        return Appended(int(value), stored, bool(int(ask[0])))
 
     def _head(self, match_id: str, version: int) -> str:
         """The chain link of the event at ``version`` (the genesis link before the first)."""
@@ -206,7 +173,7 @@ class RedisEventStore:
         for e in events:
             args += [e.type, e.schema_version, e.at, encode_data(e.data), e.hash]
         script_keys = [keys.match_events(match_id), keys.match_unprojected(match_id)]
-        ok, version = _import(self._client, script_keys, args)
+        ok, version = redis_lua.IMPORT(self._client, script_keys, args)
         if not int(ok):
             raise ConcurrencyError(0, int(version), match_id)
         return int(version)
@@ -219,13 +186,20 @@ class RedisEventStore:
     def read(
         self, match_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        """Events with ``version > after``, oldest first, at most ``limit``."""
-        stream = keys.match_events(match_id)
+        """Events with ``version > after``, oldest first, at most ``limit``.
+
+        Clears the match's catch-up flag first (see the module docstring).
+        """
         check_read(after, limit)
         if limit == 0:
             return []
+        # Clear the flag, then read (in this order, in one round trip; no transaction is
+        # needed: an append between the two sets the flag again and asks for its own job).
+        pipe = self._client.pipeline(transaction=False)
+        pipe.delete(keys.match_catch_up(match_id))
         # Version n is entry n-0, so "after" maps straight onto an inclusive start ID.
-        entries = self._client.xrange(stream, min=f"{after + 1}-0", max="+", count=limit)
+        pipe.xrange(keys.match_events(match_id), min=f"{after + 1}-0", max="+", count=limit)
+        entries = pipe.execute()[1]
         return [_to_stored(match_id, entry_id, fields) for entry_id, fields in entries]
 
     def version(self, match_id: str) -> int:
@@ -242,7 +216,7 @@ class RedisEventStore:
 
     def mark_projected(self, match_id: str, version: int) -> bool:
         """Clear the mark unless a newer append set it; True if no mark remains."""
-        cleared = _mark_projected(self._client, [keys.match_unprojected(match_id)], [version])
+        cleared = redis_lua.MARK_PROJECTED(self._client, [keys.match_unprojected(match_id)], [version])
         return bool(int(cleared))
 
     def match_ids(self) -> Iterator[str]:

@@ -22,7 +22,7 @@ from .commands import (
     Reject,
 )
 from .errors import RuleCode, RuleError, SetupError
-from .evolve import evolve, replay
+from .evolve import evolve
 from .state import MatchState, QuestionKind, Seat, Status, with_seat
 
 Command = CreateMatch | JoinMatch | PlayerAction
@@ -116,13 +116,14 @@ def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | 
 
 def _play(state: MatchState, command: PlayCard, chance: Chance | None) -> list[ev.Event]:
     events: list[ev.Event] = [ev.CardPlayed(command.seat, command.card)]
-    tricks = replay(events, state).round.tricks
+    played = evolve(state, events[0])
+    tricks = played.round.tricks
     trick, number = tricks[-1], len(tricks)
     if not trick.complete:
         return events
     winner = scoring.trick_winner(trick)
     events.append(ev.TrickWon(number, winner) if winner else ev.TrickSpoiled(number))
-    settled = replay(events, state)
+    settled = evolve(played, events[-1])
     verdict = scoring.decide_round(settled.round.tricks)
     if not verdict.over:
         return events

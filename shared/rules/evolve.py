@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
 from . import events as ev
 from .state import (
@@ -15,6 +14,7 @@ from .state import (
     RoundSummary,
     Status,
     Trick,
+    copy_with,
     with_seat,
 )
 
@@ -41,11 +41,11 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
 
 def _player_joined(state: MatchState, e: ev.PlayerJoined) -> MatchState:
     players = with_seat(state.players, e.seat, Player(e.player_id, e.player_name))
-    return replace(state, players=players, status=Status.PLAYING)
+    return copy_with(state, players=players, status=Status.PLAYING)
 
 
 def _round_dealt(state: MatchState, e: ev.RoundDealt) -> MatchState:
-    return replace(
+    return copy_with(
         state, round=RoundState(number=e.round, dealer=e.dealer, hands=e.hands, stock=e.stock),
         rounds_dealt=e.round,
     )
@@ -87,7 +87,7 @@ def _card_played(state: MatchState, e: ev.CardPlayed) -> MatchState:
     if not tricks or tricks[-1].complete:
         tricks += (Trick(leader=e.seat),)
     current = tricks[-1]
-    current = replace(current, cards=with_seat(current.cards, e.seat, e.card))
+    current = copy_with(current, cards=with_seat(current.cards, e.seat, e.card))
     hand = tuple(card for card in rnd.hand(e.seat) if card != e.card)
     return state.with_round(
         tricks=tricks[:-1] + (current,), hands=with_seat(rnd.hands, e.seat, hand),
@@ -98,7 +98,7 @@ def _card_played(state: MatchState, e: ev.CardPlayed) -> MatchState:
 def _trick_settled(state: MatchState, e: ev.TrickWon | ev.TrickSpoiled) -> MatchState:
     tricks = state.round.tricks
     winner = getattr(e, "seat", None)
-    settled = replace(tricks[-1], winner=winner, spoiled=winner is None)
+    settled = copy_with(tricks[-1], winner=winner, spoiled=winner is None)
     return state.with_round(tricks=tricks[:-1] + (settled,))
 
 
@@ -110,11 +110,11 @@ def _round_over(state: MatchState, e: ev.RoundWon | ev.RoundVoid) -> MatchState:
         winner=e.seat if won else None, points=e.points if won else 0,
         reason=e.reason if won else ev.RoundEnd.ALL_SPOILED, tricks=rnd.tricks,
     )
-    return replace(state, round=None, last_round=summary, scores=e.scores if won else state.scores)
+    return copy_with(state, round=None, last_round=summary, scores=e.scores if won else state.scores)
 
 
 def _match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
-    return replace(state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed)
+    return copy_with(state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed)
 
 
 def _unchanged(state: MatchState, e: ev.Event) -> MatchState:

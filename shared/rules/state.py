@@ -1,8 +1,9 @@
 """Immutable match state, folded from events by ``evolve``."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
 
 from .variants import Rules
 
@@ -46,6 +47,24 @@ class RoundEnd(StrEnum):
     ALL_SPOILED = "all_spoiled"
 
 
+
+
+_Frozen = TypeVar("_Frozen")
+
+
+def copy_with(original: _Frozen, /, **changes: object) -> _Frozen:
+    """``dataclasses.replace`` for the engine's frozen dataclasses, without its per-call work.
+
+    Folding calls this for every event; ``replace`` re-reads the class's fields and runs
+    ``__init__`` each time. These classes have no ``__post_init__`` and no init-only fields,
+    so a copy of the instance's attributes with ``changes`` applied is the same value.
+    """
+    kind = type(original)
+    if not changes.keys() <= kind.__dataclass_fields__.keys():
+        raise TypeError(f"{kind.__name__} has no field(s) {sorted(changes.keys() - kind.__dataclass_fields__.keys())}")
+    copy = object.__new__(kind)
+    copy.__dict__.update(original.__dict__, **changes)
+    return copy
 
 
 def with_seat(pair: tuple, seat: Seat, value: object) -> tuple:
@@ -155,7 +174,7 @@ class MatchState:
 
     def with_round(self, **changes: object) -> MatchState:
         assert self.round is not None
-        return replace(self, round=replace(self.round, **changes))
+        return copy_with(self, round=copy_with(self.round, **changes))
 
 
 INITIAL = MatchState()

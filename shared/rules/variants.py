@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
 from typing import Any
 
@@ -51,7 +51,9 @@ class Rules:
         return 2 if value == 1 else value + 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: getattr(val, "value", val) for key, val in asdict(self).items()}
+        # Every view carries the rules: read the fields directly (``asdict`` copies deeply).
+        values = ((name, getattr(self, name)) for name in _FIELD_NAMES)
+        return {name: getattr(value, "value", value) for name, value in values}
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> Rules:
@@ -69,6 +71,9 @@ class Rules:
             redeals_per_round=_int(data, "redeals_per_round", cls.redeals_per_round, 0, 1),
             target=_int(data, "target", cls.target, 1, MAX_TARGET),
         )
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))
 
 
 def _enum(kind: type[Enum], data: Mapping[str, Any], key: str, default: Enum) -> Any:

@@ -106,3 +106,20 @@ def test_an_idempotent_retry_of_a_refused_request_is_refused_again(service, stor
         service.act(joined.match_id, waiting, {"type": "raise"}, idempotency_key="k")  # now on turn
     assert again.value.code is first.value.code is RuleCode.NOT_YOUR_TURN
     assert store.version(joined.match_id) == version
+
+
+def test_an_if_match_equal_to_a_stale_cached_version_is_a_conflict_at_the_streams_version(service, store, seeds):
+    joined = started(service)
+    racer = MatchService(store, lambda _: None, seeds)
+    racer.act(joined.match_id, on_turn(joined), {"type": "propose_redeal"})  # the stream moves to 4
+    with pytest.raises(ApiError) as error:
+        service.act(joined.match_id, on_turn(joined), {"type": "raise"}, if_match=joined.version)
+    assert error.value.status == 412 and error.value.detail["version"] == joined.version + 1
+
+
+def test_an_if_match_ahead_of_the_cache_reads_the_stream_and_acts(service, store, seeds):
+    joined = started(service)
+    racer = MatchService(store, lambda _: None, seeds)
+    racer.act(joined.match_id, on_turn(joined), {"type": "propose_redeal"})
+    answer = BOB if on_turn(joined) is ALICE else ALICE
+    assert service.act(joined.match_id, answer, {"type": "accept"}, if_match=joined.version + 1).version == 5

@@ -11,8 +11,9 @@ import orjson
 import pytest
 
 from services.projector.jobs import ProjectorContext, catch_up, fresh_views, publish, rebuild_match
+from services.projector.poison import ParkedMatches
 from services.projector.projection import Projection, advance
-from shared.codec import UnknownEventError, encode
+from shared.codec import encode
 from shared.eventstore import NewEvent, RedisEventStore, keys
 from shared.readmodels import ReadModels
 from shared.rules import Seat, replay, view
@@ -240,10 +241,11 @@ def test_a_seat_view_never_shows_the_other_seats_unplayed_cards(
                     assert not cards & set(state.round.hand(seat)), (match_id, version, audience)
 
 
-def test_an_unreadable_event_fails_the_job_and_keeps_the_mark(
-    store: RedisEventStore, context: ProjectorContext,
+def test_an_unreadable_event_parks_the_match_and_keeps_the_mark(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, context: ProjectorContext,
 ) -> None:
     store.append("m1", [NewEvent("from_the_future", {"x": 1})], 0)
-    with pytest.raises(UnknownEventError):
-        catch_up("m1", context)
+    assert catch_up("m1", context) == 0
     assert list(store.unprojected()) == ["m1"]
+    parked = ParkedMatches(fake_redis).get("m1")
+    assert parked is not None and parked.version == 1 and "UnknownEventError" in parked.error

@@ -81,12 +81,20 @@ def test_a_failing_match_neither_stops_the_sweep_nor_loses_its_mark(
     assert readmodels.projected_version("m0") and readmodels.projected_version("m1")
 
 
+class UnwritableReadModels(ReadModels):
+    """Read models that fail to write any view (a bug in the projector, not in the events)."""
+
+    def write_match(self, *args, **kwargs) -> bool:
+        raise ValueError("views cannot be written")
+
+
 def test_a_failed_job_is_kept_to_be_inspected(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
 ) -> None:
-    store.append("bad", [NewEvent("from_the_future", {})], 0)
+    (match_id,) = store_matches(store, 1)
+    process_context.readmodels = UnwritableReadModels(fake_redis)
     queue = catch_up_queue(fake_redis, "projector")
-    job = enqueue_catch_up(queue, "bad")
+    job = enqueue_catch_up(queue, match_id)
     SimpleWorker([queue], connection=fake_redis).work(burst=True)
     assert job.id in queue.failed_job_registry.get_job_ids()
 

@@ -1,0 +1,125 @@
+"""Whole matches played through the API by one client, both seats, every command timed.
+
+The client knows every card: it creates each match with fixture ``decks`` (the API's
+documented option), so it can mirror the match with the rules engine and always send a
+legal action with the right ``If-Match`` - no read of a view between commands, so what is
+timed is the command path only. Should a match outlast its decks (the server then deals
+from the match's secret seed), the client cannot see the new hands and folds the match to
+its end instead.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shared.rules import INITIAL, CreateMatch, JoinMatch, MatchState, Raise, Seat, Status, command_for, decide, evolve
+from shared.rules.cards import shuffled_deck
+from shared.rules.check import refusal
+
+from .wire import Http, HttpError
+
+DECKS_PER_MATCH = 24  # 23 scoring rounds can finish any match to 12; spares for void rounds
+Record = Callable[[str, float], None]  # (command kind, seconds)
+_names = itertools.count()
+
+
+def register(http: Http, record: Record) -> str:
+    """Register a fresh player; its bearer token."""
+    name = f"b{os.getpid()}x{next(_names)}"
+    body, elapsed = http.expect(201, "POST", "/players", body={"name": name})
+    record("register", elapsed)
+    return body["token"]
+
+
+def choose(state: MatchState, rng: random.Random) -> tuple[Seat, dict[str, Any]]:
+    """A legal action and the seat sending it: mostly cards, some raises, answers, rare folds."""
+    rnd = state.round
+    assert rnd is not None
+    if rnd.pending is not None:
+        return rnd.pending.by.other, {"type": "accept" if rng.random() < 0.75 else "reject"}
+    seat, roll = rnd.turn, rng.random()
+    if roll < 0.12 and refusal(state, Raise(seat)) is None:
+        return seat, {"type": "raise"}
+    if roll < 0.14:
+        return seat, {"type": "fold"}
+    return seat, {"type": "play", "card": rng.choice(rnd.hand(seat))}
+
+
+class MatchPlayer:
+    """Plays matches as both seats of fresh players over one kept-alive connection."""
+
+    def __init__(self, http: Http, rng: random.Random, record: Record, decks: int = DECKS_PER_MATCH) -> None:
+        self.http, self.rng, self.record, self.decks = http, rng, record, decks
+        self.match_id = ""
+        self.version = 0
+        self.state: MatchState = INITIAL
+        self.tokens: dict[Seat, str] = {}
+
+    def start(self, rules: dict[str, Any] | None = None) -> None:
+        """Register two players, create a match as A and join it as B."""
+        self.tokens = {Seat.A: register(self.http, self.record), Seat.B: register(self.http, self.record)}
+        decks = tuple(shuffled_deck(self.rng) for _ in range(self.decks))
+        body: dict[str, Any] = {"first_dealer": "B", "decks": [list(deck) for deck in decks]}
+        if rules:
+            body["rules"] = rules
+        created, elapsed = self.http.expect(201, "POST", "/matches", body=body, token=self.tokens[Seat.A])
+        self.record("create", elapsed)
+        self.match_id = created["id"]
+        joined, elapsed = self.http.expect(200, "POST", f"/matches/{self.match_id}/join", token=self.tokens[Seat.B])
+        self.record("join", elapsed)
+        state = INITIAL
+        commands = (CreateMatch(self.match_id, "a", "A", first_dealer=Seat.B, decks=decks), JoinMatch("b", "B"))
+        for command in commands:
+            for event in decide(state, command):
+                state = evolve(state, event)
+        self.state, self.version = state, joined["version"]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.status is Status.FINISHED
+
+    def act(self, seat: Seat, action: dict[str, Any]) -> dict[str, Any]:
+        """Send one action with ``If-Match`` and mirror it; the API's answer."""
+        try:
+            events = decide(self.state, command_for(seat, action))
+        except ValueError:  # a round beyond the fixture decks: dealt from the seed, unseen here
+            events = None
+        reply, elapsed = self.http.expect(
+            200, "POST", f"/matches/{self.match_id}/actions", body=action, token=self.tokens[seat],
+            if_match=self.version,
+        )
+        self.record(action["type"], elapsed)
+        self.version = reply["version"]
+        if events is None:
+            return self._blind(reply)
+        for event in events:
+            self.state = evolve(self.state, event)
+        return reply
+
+    def _blind(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """Fold as A until the match is won (no card needs to be known for that)."""
+        while not any(event["type"] == "match_won" for event in reply["events"]):
+            reply, elapsed = self.http.expect(
+                200, "POST", f"/matches/{self.match_id}/actions", body={"type": "fold"},
+                token=self.tokens[Seat.A], if_match=self.version,
+            )
+            self.record("fold", elapsed)
+            self.version = reply["version"]
+        self.state = MatchState(status=Status.FINISHED)
+        return reply
+
+    def play(self, until: float) -> bool:
+        """A whole match, unless ``until`` (``time.monotonic``) comes first; True if it finished."""
+        self.start()
+        while not self.finished:
+            if time.monotonic() >= until:
+                return False
+            self.act(*choose(self.state, self.rng))
+        return True
+
+
+__all__ = ["DECKS_PER_MATCH", "HttpError", "MatchPlayer", "choose", "register"]

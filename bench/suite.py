@@ -1,0 +1,112 @@
+"""``make bench``: the load benchmarks, each beside a baseline measured in the same run.
+
+1. command throughput of whole matches by N client processes, beside the reference
+   endpoint (a marshmallow load and one atomic stream append) on the same stack;
+2. command latency near event ~2,000 of one long match, beside near event ~20;
+3. a read-model rebuild of >= 200,000 events with 1 and 2 workers, beside a plain fold;
+4. projection lag under steady load, beside the actions' own latency.
+
+Every figure is the median of several runs with the min and max. Each section starts its
+own stack (redis-server with AOF everysec, gunicorn, projector workers) on 127.0.0.1 and
+stops it. Prints a table and writes JSON (``var/bench/results.json`` by default).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from services.embedded_redis import redis_server_binary
+
+from . import lag, long_match, projector, throughput
+from .stats import Figure, table
+
+SECTIONS = ("throughput", "long_match", "projector", "lag")
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    redis_version = subprocess.run([redis_server_binary(), "--version"], capture_output=True, text=True).stdout
+    return {
+        "nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+        "redis_server": redis_version.strip(), "platform": platform.platform(),
+        "loadavg_at_start": os.getloadavg(),
+    }
+
+
+def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]:
+    """Run the sections asked for; the table's lines and the raw results."""
+    figures: list[Figure] = []
+    raw: dict[str, Any] = {}
+    plan = {
+        "throughput": lambda: throughput.measure(
+            clients=4, seconds=3.0 if quick else 5.0, runs=3 if quick else 5, warmup=1.5 if quick else 3.0),
+        "long_match": lambda: long_match.measure(runs=3, batch=40 if quick else 60),
+        "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
+        "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
+    }
+    modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag}
+    for name in sections:
+        started = time.monotonic()
+        print(f"... {name}", file=sys.stderr, flush=True)
+        raw[name] = plan[name]()
+        raw[name]["seconds_taken"] = round(time.monotonic() - started, 1)
+        figures += modules[name].figures(raw[name])
+    return figures, raw
+
+
+def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
+    """The throughput phases carry every latency sample: keep the summaries only."""
+    ready = dict(raw)
+    if "throughput" in ready:
+        result = dict(ready["throughput"])
+        for side in ("full", "reference"):
+            result[side] = [{
+                "commands": p.commands, "matches": p.matches, "seconds": p.seconds,
+                "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3) for k, v in p.cpu.items()},
+                "redis_calls_per_command": {k: round(v / max(p.commands, 1), 2) for k, v in
+                                            sorted(p.redis_calls.items(), key=lambda item: -item[1])[:12]},
+            } for p in result[side]]
+        ready["throughput"] = result
+    return ready
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter windows and fewer runs")
+    parser.add_argument("--json", default="var/bench/results.json", help="where to write the figures")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, help="run only these sections")
+    args = parser.parse_args(argv)
+    # SIGTERM ends the run like Ctrl-C: every stack is stopped on the way out.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+    info = machine()
+    started = time.monotonic()
+    figures, raw = run(list(args.only or SECTIONS), args.quick)
+    info["loadavg_at_end"] = os.getloadavg()
+    info["seconds_taken"] = round(time.monotonic() - started, 1)
+    print(f"\nLe Truc benchmarks{' (--quick)' if args.quick else ''}: {info['nproc']} x {info['cpu']}, "
+          f"Python {info['python']}, {info['redis_server'].split(' sha=')[0]}")
+    print(f"median [min..max] of the runs; load average at start {info['loadavg_at_start'][0]:.2f}, "
+          f"at end {info['loadavg_at_end'][0]:.2f}\n")
+    print(table(figures))
+    output = Path(args.json)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    document = {"machine": info, "quick": args.quick, "figures": [f.to_json() for f in figures],
+                "raw": _json_ready(raw)}
+    output.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
+    print(f"\n({info['seconds_taken']:.0f} s; figures written to {output})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

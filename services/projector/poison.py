@@ -1,0 +1,170 @@
+"""Poison events: a match whose stream holds an event the projector cannot fold is parked.
+
+An unknown event type, a schema this code does not know, corrupt JSON, or an event the
+rules cannot fold fails every job of its match the same way. Retrying it on every sweep
+would only fill the logs and RQ's failed registry, so the job parks the match instead:
+
+- the events before the poison are still projected (the views stop just before it);
+- ``keys.PARKED`` records the match, the version of the first event that cannot be
+  folded, the error, and the stream's length at that moment;
+- the match keeps its "unprojected" mark (its events are not all projected, and the lag
+  says so), but the sweep skips it until its stream grows;
+- ``GET /health`` lists it and says ``"degraded"``;
+- ``unpark(match_id)`` retries it at once, e.g. once code that reads the event is deployed
+  (it is parked again if the event still cannot be folded).
+
+Only deterministic failures park a match: a Redis error, an OS error or RQ's own stop and
+timeout signals are transient, and are raised as before (the mark makes sure it is redone).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import orjson
+import redis
+from rq.exceptions import StopRequested
+from rq.timeouts import BaseTimeoutException
+
+from services.projector.projection import Projection, advance
+from shared.eventstore import keys
+from shared.eventstore.model import CorruptEventError, EventStore, StoredEvent, system_clock
+from shared.eventstore.schema import iso_from_ms
+from shared.readmodels import ReadModels
+
+log = logging.getLogger(__name__)
+
+TRANSIENT = (redis.RedisError, OSError, StopRequested, BaseTimeoutException)
+_MAX_ERROR_CHARS = 500  # a record stays small however long the error's text
+
+
+@dataclass(frozen=True)
+class Poison:
+    """The first event of a match that cannot be folded, and why."""
+
+    version: int
+    error: str
+
+
+@dataclass(frozen=True)
+class ParkedMatch:
+    """A parked match: the poison and the stream's length when it was parked."""
+
+    match: str
+    version: int
+    error: str
+    stream_version: int
+    since: str  # ISO-8601 UTC
+
+    def retry_due(self, stream_version: int) -> bool:
+        """True once the stream has grown since the match was parked."""
+        return stream_version > self.stream_version
+
+    def public(self) -> dict[str, Any]:
+        """What GET /health shows of it."""
+        return {"match": self.match, "version": self.version, "error": self.error, "since": self.since}
+
+
+def describe(error: BaseException) -> str:
+    """One line naming the error, short enough to store and show."""
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= _MAX_ERROR_CHARS else text[:_MAX_ERROR_CHARS - 1] + "…"
+
+
+def find_poison(store: EventStore, match_id: str, page_size: int = 500) -> tuple[Projection, Poison] | None:
+    """Fold the match from its first event, one event at a time, until one fails.
+
+    Returns the projection of every event before the poison and the poison itself; None
+    if the whole stream folds. Transient errors (Redis, OS) are raised, never blamed on
+    an event.
+    """
+    projection = Projection(keys.validate_match_id(match_id))
+    while True:
+        try:
+            page = store.read(match_id, after=projection.version, limit=page_size)
+        except CorruptEventError as error:
+            # Entries before the unreadable one still read: fold them, then stop at it.
+            readable = store.read(match_id, after=projection.version, limit=error.version - projection.version - 1)
+            before, poison = _fold_one_by_one(projection, readable)
+            return before, poison or Poison(error.version, describe(error))
+        projection, poison = _fold_one_by_one(projection, page)
+        if poison is not None:
+            return projection, poison
+        if len(page) < page_size:
+            return None
+
+
+def _fold_one_by_one(projection: Projection, page: Sequence[StoredEvent]) -> tuple[Projection, Poison | None]:
+    """Fold ``page`` event by event; the projection before the first that fails, and its poison."""
+    for stored in page:
+        try:
+            projection = advance(projection, [stored])
+        except TRANSIENT:
+            raise
+        except Exception as error:  # noqa: BLE001 - whatever the fold raises, this event caused it
+            return projection, Poison(stored.version, describe(error))
+    return projection, None
+
+
+class ParkedMatches:
+    """The registry of parked matches (``keys.PARKED``) on a Redis client."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def park(self, match_id: str, poison: Poison, stream_version: int) -> ParkedMatch:
+        """Record ``match_id`` as parked on ``poison``; the record."""
+        record = ParkedMatch(match_id, poison.version, poison.error, stream_version, iso_from_ms(system_clock()))
+        self._client.hset(keys.PARKED, match_id, orjson.dumps(asdict(record)))
+        return record
+
+    def get(self, match_id: str) -> ParkedMatch | None:
+        """The record of ``match_id``; None if it is not parked."""
+        raw = self._client.hget(keys.PARKED, match_id)
+        return None if raw is None else ParkedMatch(**orjson.loads(raw))
+
+    def all(self) -> dict[str, ParkedMatch]:
+        """Every record, by match id."""
+        records = (ParkedMatch(**orjson.loads(raw)) for raw in self._client.hvals(keys.PARKED))
+        return {record.match: record for record in records}
+
+    def remove(self, match_id: str) -> bool:
+        """Forget ``match_id``'s record; True if there was one."""
+        return bool(self._client.hdel(keys.PARKED, match_id))
+
+    def current(self, readmodels: ReadModels) -> list[ParkedMatch]:
+        """The records whose match is still stuck: its served views have not passed the poison.
+
+        A match whose views moved past it (a fixed projector caught it up) is no longer
+        stuck, even before the next sweep forgets its record.
+        """
+        records = sorted(self.all().values(), key=lambda record: record.match)
+        served = readmodels.at(readmodels.generation())
+        versions = served.projected_versions([record.match for record in records]) if records else []
+        return [record for record, version in zip(records, versions) if version < record.version]
+
+    def forget_passed(self, readmodels: ReadModels) -> list[str]:
+        """Remove the records of matches whose views moved past their poison; their ids."""
+        stuck = {record.match for record in self.current(readmodels)}
+        passed = [match_id for match_id in self.all() if match_id not in stuck]
+        for match_id in passed:
+            self.remove(match_id)
+        return passed
+
+
+def unpark(match_id: str, context: Any = None) -> ParkedMatch | None:
+    """Retry a parked match now; its new record if it is still parked, else None.
+
+    For after a deploy that reads the event, or a stream repaired by hand.
+    """
+    # Imported here: the jobs import this module for their error path.
+    from services.projector.jobs import catch_up, current_context
+
+    ctx = context or current_context()
+    registry = ParkedMatches(ctx.readmodels.client)
+    registry.remove(match_id)
+    catch_up(match_id, ctx)
+    return registry.get(match_id)

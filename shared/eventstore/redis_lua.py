@@ -1,0 +1,78 @@
+"""The Lua scripts of the Redis event store (see :mod:`shared.eventstore.redis_store`).
+
+Every key a script touches is passed in KEYS, all of one match's hash tag, so each runs
+unchanged on a Redis Cluster. Timestamps come from the caller (not TIME) so the scripts
+stay deterministic.
+"""
+
+from __future__ import annotations
+
+from shared.eventstore.scripts import Script
+
+# KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash),
+# KEYS[4] the catch-up flag. ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3]
+# token key ('' for none), ARGV[4] token fingerprint, ARGV[5] the flag's lifetime (ms),
+# then (type, schema, data, chain hash) quadruples.
+# Returns {1, new_version, ask} on success, where ask is 1 if this append set the catch-up
+# flag (the caller asks the projector for a catch-up) and 0 if it was set already (a
+# catch-up is queued that has not read the stream yet: it will fold these events too);
+# {0, actual_version} on a version mismatch; {2, token_record} when the token was used
+# before (checked first: a retry of an append that succeeded must not look like a conflict).
+APPEND = Script("""
+if ARGV[3] ~= '' then
+  local used = redis.call('HGET', KEYS[3], ARGV[3])
+  if used then
+    return {2, used}
+  end
+end
+local actual = redis.call('XLEN', KEYS[1])
+if actual ~= tonumber(ARGV[1]) then
+  return {0, actual}
+end
+local version = actual
+for i = 6, #ARGV, 4 do
+  version = version + 1
+  redis.call('XADD', KEYS[1], string.format('%d-0', version),
+             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2], 'h', ARGV[i + 3])
+end
+redis.call('SET', KEYS[2], version)
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[3], string.format('%d %d %s', actual + 1, version, ARGV[4]))
+end
+local ask = 0
+if redis.call('SET', KEYS[4], version, 'NX', 'PX', ARGV[5]) then
+  ask = 1
+end
+return {1, version, ask}
+""")
+
+# KEYS[1] events stream, KEYS[2] unprojected mark; ARGV: (type, schema, at, data, hash)
+# per event, versions 1..n. Writes an exported match verbatim, only into an empty stream.
+IMPORT = Script("""
+local actual = redis.call('XLEN', KEYS[1])
+if actual ~= 0 then
+  return {0, actual}
+end
+local version = 0
+for i = 1, #ARGV, 5 do
+  version = version + 1
+  redis.call('XADD', KEYS[1], string.format('%d-0', version),
+             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[i + 2], 'd', ARGV[i + 3], 'h', ARGV[i + 4])
+end
+redis.call('SET', KEYS[2], version)
+return {1, version}
+""")
+
+# KEYS[1] unprojected mark; ARGV[1] the version the projector has folded up to.
+# Compare-and-delete: a mark set by a newer append survives. Returns 1 if no mark remains.
+MARK_PROJECTED = Script("""
+local mark = redis.call('GET', KEYS[1])
+if not mark then
+  return 1
+end
+if tonumber(mark) <= tonumber(ARGV[1]) then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+""")

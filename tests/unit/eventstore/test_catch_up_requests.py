@@ -1,0 +1,56 @@
+"""An append asks for a catch-up only when no queued catch-up is still to read the stream."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.api.game import MatchService
+from services.api.players import Player
+from shared.eventstore import NewEvent, RedisEventStore, keys
+from shared.eventstore.redis_store import CATCH_UP_FLAG_MS
+from shared.rules import Rules
+from shared.seeds import InMemorySeeds
+
+EVENT = NewEvent("something_happened", {"n": 1})
+
+
+@pytest.fixture(params=["fakeredis", pytest.param("redis", marks=pytest.mark.integration)])
+def store(request: pytest.FixtureRequest) -> RedisEventStore:
+    return RedisEventStore(request.getfixturevalue("fake_redis" if request.param == "fakeredis" else "redis_client"))
+
+
+def test_only_the_first_append_since_the_last_read_asks_for_a_catch_up(store: RedisEventStore) -> None:
+    assert store.append_events("m1", [EVENT], 0).ask_catch_up
+    assert not store.append_events("m1", [EVENT], 1).ask_catch_up  # the catch-up asked for will fold it
+    store.read("m1", after=1)  # what that catch-up does first
+    assert store.append_events("m1", [EVENT], 2).ask_catch_up
+    assert store.append_events("m2", [EVENT], 0).ask_catch_up  # per match
+
+
+def test_a_request_nobody_picks_up_lapses(store: RedisEventStore) -> None:
+    store.append_events("m1", [EVENT], 0)
+    assert 0 < store._client.pttl(keys.match_catch_up("m1")) <= CATCH_UP_FLAG_MS
+
+
+def test_an_append_returns_its_events_exactly_as_a_read_does(store: RedisEventStore) -> None:
+    store.append("m1", [EVENT], 0)
+    appended = store.append_events("m1", [EVENT, NewEvent("other", {"cards": ("7H", "8H")}, 2)], 1)
+    assert appended.version == 3
+    assert appended.events == store.read("m1", after=1)
+
+
+def test_the_match_service_asks_only_when_the_store_says_so(fake_redis) -> None:
+    notified: list[str] = []
+    store = RedisEventStore(fake_redis)
+    service = MatchService(store, notified.append, InMemorySeeds())
+    alice, bob = Player("alice-id", "alice"), Player("bob-id", "bob")
+    match_id = service.create(alice, {"rules": Rules(), "first_dealer": None}).match_id
+    joined = service.join(match_id, bob)  # a join reads the stream first: it asks again
+    assert notified == [match_id, match_id]
+    on_turn = alice if joined.state.round.turn.value == "A" else bob
+    service.act(match_id, on_turn, {"type": "raise"})  # no catch-up has read since the join
+    assert notified == [match_id, match_id]
+    store.read(match_id, after=joined.version)
+    other = bob if on_turn is alice else alice
+    service.act(match_id, other, {"type": "accept"})
+    assert notified == [match_id] * 3
