@@ -7,6 +7,8 @@ from flask import Flask, current_app
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
+from shared.codec import UnknownEventError
+from shared.eventstore import CorruptEventError
 from shared.rules import RuleError, SetupError
 
 
@@ -83,6 +85,14 @@ def register(app: Flask) -> None:
         current_app.logger.warning("redis unavailable: %s", error)
         body = {"error": "STORE_UNAVAILABLE", "message": "The game store is unreachable; try again shortly."}
         return body, 503, {"Retry-After": "1"}
+
+    @app.errorhandler(CorruptEventError)
+    @app.errorhandler(UnknownEventError)
+    def unreadable(error: Exception):
+        # A damaged stream (the projector parks such a match too): say so, never a bare 500.
+        current_app.logger.error("unreadable match stream: %s", error)
+        body = {"error": "MATCH_UNREADABLE", "message": "This match's record is damaged; an operator must repair it."}
+        return body, 503
 
     @app.errorhandler(RecursionError)
     def too_deep(error: RecursionError):
