@@ -31,11 +31,15 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def snapshot(groups: dict[str, Iterable[int]]) -> dict[str, float]:
-    """CPU seconds so far of each named group of processes (and their direct children)."""
+def snapshot(groups: dict[str, Iterable[int]], alone: Iterable[str] = ()) -> dict[str, float]:
+    """CPU seconds so far of each named group of processes and their direct children.
+
+    Groups named in ``alone`` count their own processes only (e.g. the benchmark process,
+    whose children are the very stack measured beside it).
+    """
     totals = {}
     for name, pids in groups.items():
-        everyone = {p for pid in pids for p in (pid, *children(pid))}
+        everyone = set(pids) if name in alone else {p for pid in pids for p in (pid, *children(pid))}
         totals[name] = sum(cpu_seconds(pid) for pid in everyone)
     return totals
 

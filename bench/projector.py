@@ -74,9 +74,9 @@ def rebuild(stack: Stack, store: RedisEventStore, readmodels: ReadModels) -> dic
     folded_at: list[float] = []  # when the workers had folded every match (before the final pass)
     progress = lambda done, total: folded_at.append(time.monotonic()) if done == total else None  # noqa: E731
     roles = {**stack.pids(), "bench": [os.getpid()]}
-    before, started = cpu.snapshot(roles), time.monotonic()
+    before, started = cpu.snapshot(roles, alone=["bench"]), time.monotonic()
     report = Rebuild(store, readmodels, queue, options, progress=progress).run()
-    used = cpu.spent(before, cpu.snapshot(roles))
+    used = cpu.spent(before, cpu.snapshot(roles, alone=["bench"]))
     wall = time.monotonic() - started
     return {
         "events_per_s": report.events_per_second, "workers": report.workers, "build_s": report.build_seconds,

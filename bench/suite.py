@@ -50,7 +50,7 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
     raw: dict[str, Any] = {}
     plan = {
         "throughput": lambda: throughput.measure(
-            clients=4, seconds=3.0 if quick else 5.0, runs=3 if quick else 5, warmup=1.5 if quick else 3.0),
+            clients=4, seconds=3.0 if quick else 4.0, runs=3 if quick else 7, warmup=1.5 if quick else 3.0),
         "long_match": lambda: long_match.measure(runs=3, batch=40 if quick else 60),
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
@@ -72,10 +72,10 @@ def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
         result = dict(ready["throughput"])
         for side in ("full", "reference"):
             result[side] = [{
-                "commands": p.commands, "matches": p.matches, "seconds": p.seconds,
+                "commands": p.commands, "matches": p.matches, "seconds": p.seconds, "drain_s": round(p.drain_s, 2),
                 "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3) for k, v in p.cpu.items()},
-                "redis_calls_per_command": {k: round(v / max(p.commands, 1), 2) for k, v in
-                                            sorted(p.redis_calls.items(), key=lambda item: -item[1])[:12]},
+                "redis_calls_per_command": {k: round(v / max(p.commands, 1), 3) for k, v in
+                                            sorted(p.redis_calls.items(), key=lambda item: -item[1])},
             } for p in result[side]]
         ready["throughput"] = result
     return ready

@@ -38,7 +38,7 @@ return version
 """
 _append = Script(_APPEND_LUA)
 
-blp = ApiBlueprint("bench_reference", __name__, description="Benchmark only: load a body, append it. Never in production.")
+blp = ApiBlueprint("bench_reference", __name__, description="Benchmark only: load a body, append it.")
 
 
 def enabled() -> bool:
