@@ -35,6 +35,7 @@ run: $(STAMP)
 # `make bench BENCH_ARGS=--quick` for a shorter run (docs/benchmarks.md).
 bench: $(STAMP)
 	$(VENV)/bin/python -m bench.rules_engine
+	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
 clean:
