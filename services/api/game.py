@@ -12,7 +12,6 @@ a stale If-Match) are only given after reading the stream.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from shared.eventstore import (
     TokenRecord,
 )
 from shared.eventstore.redis_store import Appended
+from shared.ids import new_id
 from shared.rules import (
     INITIAL,
     CreateMatch,
@@ -127,7 +127,7 @@ class MatchService:
         """A new match with ``player`` in seat A (and ``opponent`` seated in B at once)."""
         if opponent is not None and opponent.id == player.id:
             raise ApiError(409, "ALREADY_SEATED", "You cannot play against yourself.")
-        match_id = secrets.token_urlsafe(9)
+        match_id = new_id()
         command = CreateMatch(match_id, player.id, player.name, **options)
         chance = SeededChance.new()
         events = decide(INITIAL, command, chance)

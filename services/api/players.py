@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.eventstore import keys
+from shared.ids import new_id
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class PlayerRegistry:
         """A new player and its bearer token (shown once, never stored)."""
         if name.casefold() in RESERVED_NAMES:
             raise NameTakenError(name)
-        player = Player(secrets.token_urlsafe(12), name)
+        player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
         self._client.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
         self._client.set(keys.player_token(_token_hash(token)), player.id)

@@ -28,7 +28,7 @@ from .schemas import ActionSchema
 from .validation import ApiBlueprint
 
 ENV_FLAG = "BENCH_REFERENCE"
-STREAM_PREFIX = "bench-reference-"  # match ids are token_urlsafe(9): never this long prefix
+STREAM_PREFIX = "bench-reference-"  # match ids are 12 random characters: never this long prefix
 
 # KEYS[1] the stream; ARGV type, schema version, time (ms), data. Returns the new version.
 _APPEND_LUA = """

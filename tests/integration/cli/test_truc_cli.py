@@ -122,7 +122,8 @@ def test_export_then_import_into_an_empty_redis_audits_and_gives_equal_views(env
 
 def test_import_refuses_a_tampered_export_and_writes_nothing(env, finished, redis_client, tmp_path):
     exported = tmp_path / "match.jsonl"
-    run(env, "export", finished, "-o", str(exported))
+    result = run(env, "export", finished, "-o", str(exported))
+    assert result.exit_code == 0, result.output
     lines = exported.read_text().splitlines()
     lines[6], lines[7] = lines[7], lines[6]  # reorder two events
     exported.write_text("\n".join(lines) + "\n")

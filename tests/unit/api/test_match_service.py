@@ -123,3 +123,9 @@ def test_an_if_match_ahead_of_the_cache_reads_the_stream_and_acts(service, store
     racer.act(joined.match_id, on_turn(joined), {"type": "propose_redeal"})
     answer = BOB if on_turn(joined) is ALICE else ALICE
     assert service.act(joined.match_id, answer, {"type": "accept"}, if_match=joined.version + 1).version == 5
+
+
+def test_ids_never_start_with_a_dash_so_command_lines_read_them_as_ids():
+    from shared.ids import new_id
+
+    assert not any(new_id().startswith("-") for _ in range(2000))
