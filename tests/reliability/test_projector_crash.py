@@ -79,10 +79,10 @@ def store_history(stack: Stack, matches: int) -> None:
 
 
 def start_rebuild(stack: Stack) -> subprocess.Popen:
-    """`truc rebuild` in the background, giving up quickly on a job whose worker died."""
+    """`truc rebuild` in the background; an orphaned job is re-queued by the next sweep (every 2 s)."""
     return subprocess.Popen(
         [sys.executable, "-c", "from services.cli import main; main()", "rebuild",
-         "--batch-size", "2", "--grace-seconds", "0.2", "--stall-seconds", "10"],
+         "--batch-size", "2", "--grace-seconds", "0.2", "--stall-seconds", "30"],
         cwd=ROOT, env=stack.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
 
