@@ -20,7 +20,6 @@ beside it does not serve anyone yet (see :mod:`shared.readmodels`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -143,15 +142,6 @@ class GenerationModels:
         for match_id in match_ids:
             pipe.hget(self._views_key(match_id), "version")
         return [0 if raw is None else int(raw) for raw in pipe.execute()]
-
-    def wait_for_version(self, match_id: str, min_version: int, timeout_s: float) -> int:
-        """Poll until the views reach ``min_version`` or ``timeout_s`` passes; the version reached."""
-        deadline = time.monotonic() + max(timeout_s, 0.0)
-        while True:
-            version = self.projected_version(match_id)
-            if version >= min_version or time.monotonic() >= deadline:
-                return version
-            time.sleep(POLL_SECONDS)
 
     # --- lobby -------------------------------------------------------------------
 
