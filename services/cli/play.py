@@ -6,9 +6,14 @@ The table is redrawn whenever the match changes (server-sent events, no polling)
 """
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
+import sys
+import termios
 import threading
 import time
+import tty
 from pathlib import Path
 from typing import Any
 
@@ -116,9 +121,30 @@ def _feed(inbox: queue.Queue, client: TrucClient, match_id: str) -> None:
     inbox.put(("ended", None))
 
 
-def _keys(inbox: queue.Queue) -> None:
-    while True:
-        inbox.put(("key", click.getchar()))
+@contextlib.contextmanager
+def _keyboard():
+    """Keys arrive one by one, unechoed, for the whole session.
+
+    Switching once (and without flushing) means a key pressed at any moment is read,
+    never echoed and then discarded as a per-key raw mode would do between two reads.
+    """
+    fd = sys.stdin.fileno()
+    if not os.isatty(fd):
+        yield fd
+        return
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd, termios.TCSANOW)
+    try:
+        yield fd
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _keys(inbox: queue.Queue, fd: int) -> None:
+    while chunk := os.read(fd, 32).decode(errors="replace"):
+        for key in chunk:
+            inbox.put(("key", key))
+    inbox.put(("key", "\x04"))  # end of input: as if the player quit
 
 
 def _join(client: TrucClient, match_id: str) -> dict[str, Any]:
@@ -141,6 +167,12 @@ def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> 
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
     config = Config.from_env()
     client = TrucClient(url or f"http://{config.host}:{config.port}")
+    with _keyboard() as keyboard, contextlib.suppress(KeyboardInterrupt):
+        _session(client, config, name, against_bot, join_id, keyboard)
+
+
+def _session(client: TrucClient, config: Config, name: str, against_bot: bool, join_id: str | None,
+             keyboard: int) -> None:
     console = Console(highlight=False)
     try:
         _player(client, config, name)
@@ -150,13 +182,14 @@ def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> 
         raise click.ClickException(error.message) from None
     inbox: queue.Queue = queue.Queue()
     threading.Thread(target=_feed, args=(inbox, client, view["id"]), daemon=True).start()
-    threading.Thread(target=_keys, args=(inbox,), daemon=True).start()
+    threading.Thread(target=_keys, args=(inbox, keyboard), daemon=True).start()
     render(console, view)
     while True:
         kind, value = inbox.get()
         if kind == "view":
+            if value["version"] != view["version"]:  # the stream opens with the view already drawn
+                render(console, value)
             view = value
-            render(console, view)
         elif kind == "key":
             if value in ("q", "\x03", "\x04"):
                 return
