@@ -32,6 +32,7 @@ from rq import Queue
 from rq.job import Job, JobStatus
 
 from services.projector.jobs import ProjectorContext, rebuild_batch, rebuild_match
+from services.projector.orphans import lost_jobs, requeue
 from services.projector.queue import enqueue_rebuild, outdated_workers, registered_workers
 from shared.eventstore.model import EventStore
 from shared.readmodel_pointer import abandon, drop_generation, lock_rebuild, start_building, switch_to
@@ -59,6 +60,7 @@ class RebuildOptions:
     force: bool = False  # take over the lock of a rebuild that crashed
     poll_seconds: float = 0.1  # how often the jobs' status is polled
     stall_seconds: float = 120.0  # give up when no job finishes for this long
+    lost_check_seconds: float = 2.0  # how often to look for jobs a dying worker dequeued
 
 
 @dataclass
@@ -167,9 +169,13 @@ class Rebuild:
         self._jobs = [enqueue_rebuild(self.queue, batch, generation) for batch in work]
         sizes = {job.id: len(batch) for job, batch in zip(self._jobs, work)}
         pending, total, done = set(sizes), sum(sizes.values()), 0
-        last_progress = time.monotonic()
+        last_progress = last_lost_check = time.monotonic()
+        suspects: set[str] = set()
         while pending:
             time.sleep(self.options.poll_seconds)
+            if time.monotonic() - last_lost_check > self.options.lost_check_seconds:
+                suspects = self._requeue_lost(sorted(pending), suspects)
+                last_lost_check = time.monotonic()
             finished = self._finished(sorted(pending))
             if finished:
                 pending -= finished
@@ -179,6 +185,15 @@ class Rebuild:
             elif time.monotonic() - last_progress > self.options.stall_seconds:
                 raise RebuildError(f"no rebuild job finished in {self.options.stall_seconds:.0f} s "
                                    "(are the projector workers running?)")
+
+    def _requeue_lost(self, job_ids: list[str], suspects: set[str]) -> set[str]:
+        """Queue again the jobs found lost now and at the previous check; the new suspects."""
+        lost = lost_jobs(self.queue, job_ids)
+        again = lost & suspects
+        if again:
+            requeue(self.queue, again)
+            self.say(f"Queued again {len(again)} job(s) a worker took and died before starting.")
+        return lost - again
 
     def _finished(self, job_ids: list[str]) -> set[str]:
         """The ids among ``job_ids`` that finished; raises on a failed or vanished job."""

@@ -208,6 +208,31 @@ def test_jobs_through_the_rebuild_queue_build_the_new_generation(
     assert read_pointer(fake_redis).generation == 1
 
 
+def test_a_job_taken_by_a_worker_that_died_before_starting_it_is_queued_again(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
+    process_context: ProjectorContext, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store_matches(store, 5)
+    queue = rebuild_queue(fake_redis, "projector")
+    monkeypatch.setattr(rebuild_module, "registered_workers", lambda queue: 1)
+    said: list[str] = []
+    options = RebuildOptions(batch_size=2, grace_seconds=0, poll_seconds=0.01, lost_check_seconds=0.05)
+    result: dict = {}
+    rebuilding = threading.Thread(target=lambda: result.update(
+        report=Rebuild(store, readmodels, queue, options, say=said.append).run()))
+    rebuilding.start()
+    while not queue.count:
+        rebuilding.join(0.001)
+    taken = fake_redis.lpop(queue.key).decode()  # the worker's dequeue, then its death
+    while rebuilding.is_alive():
+        SimpleWorker([queue], connection=fake_redis).work(burst=True)
+        rebuilding.join(0.01)
+    assert result["report"].jobs == 3
+    assert queue.fetch_job(taken).get_status() == "finished"
+    assert "Queued again 1 job(s) a worker took and died before starting." in said
+    assert_generation_is_a_fresh_fold(store, readmodels, 1)
+
+
 def test_a_rebuild_refuses_to_start_while_a_worker_predates_generations(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
 ) -> None:

@@ -1,0 +1,34 @@
+"""Jobs left behind by a worker that died: which ones are lost, and queuing them again."""
+
+from __future__ import annotations
+
+import fakeredis
+from rq import SimpleWorker
+
+from services.projector.jobs import ProjectorContext
+from services.projector.orphans import lost_jobs, requeue
+from services.projector.queue import enqueue_rebuild, rebuild_queue
+
+
+def test_only_a_job_dequeued_and_never_started_is_lost(
+    fake_redis: fakeredis.FakeRedis, process_context: ProjectorContext,
+) -> None:
+    queue = rebuild_queue(fake_redis, "projector")
+    finished, taken, started, queued = (enqueue_rebuild(queue, [f"m{n}"], 1) for n in range(4))
+    worker = SimpleWorker([queue], connection=fake_redis)
+    fake_redis.lpop(queue.key)
+    worker.execute_job(finished, queue)
+    assert fake_redis.lpop(queue.key).decode() == taken.id  # a worker took it, then died
+    fake_redis.lpop(queue.key)
+    worker.prepare_execution(started)  # running on a live worker
+    assert finished.get_status() == "finished"
+    assert lost_jobs(queue, [finished.id, taken.id, started.id, queued.id, "no-such-job"]) == {taken.id}
+
+
+def test_a_requeued_job_waits_at_the_front_of_its_queue(fake_redis: fakeredis.FakeRedis) -> None:
+    queue = rebuild_queue(fake_redis, "projector")
+    taken, other = enqueue_rebuild(queue, ["m1"], 1), enqueue_rebuild(queue, ["m2"], 1)
+    fake_redis.lpop(queue.key)
+    requeue(queue, {taken.id})
+    assert queue.get_job_ids() == [taken.id, other.id]
+    assert lost_jobs(queue, [taken.id, other.id]) == set()
