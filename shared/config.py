@@ -20,6 +20,7 @@ class Config:
     data_dir: Path = Path("var")
     embedded_redis: bool = True  # no REDIS_URL given: `make run` starts redis-server itself
     queue_name: str = "projector"
+    catch_up_lanes: int = 4  # how many projector workers can drain catch-ups at once
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
 
@@ -40,5 +41,6 @@ class Config:
             data_dir=data_dir,
             embedded_redis=embedded,
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
+            catch_up_lanes=int(env.get("CATCH_UP_LANES", "4")),
             bot_token=env.get("BOT_TOKEN") or None,
         )

@@ -8,7 +8,8 @@ from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from services.bots.player import BOT_PLAYER_ID
-from services.projector.queue import catch_up_queue, enqueue_catch_up
+from services.projector.lanes import CatchUpLanes
+from services.projector.queue import catch_up_queue
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
@@ -43,10 +44,11 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     client = redis_client or connect(config.redis_url)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue = catch_up_queue(queue_redis, config.queue_name)
+    lanes = CatchUpLanes(queue, config.catch_up_lanes)
 
     def notify(match_id: str) -> None:
         try:
-            enqueue_catch_up(queue, match_id)
+            lanes.request(match_id)
         except redis.RedisError:
             # The append already marked the match unprojected: a worker's sweep catches it up.
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)

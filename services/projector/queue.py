@@ -15,6 +15,7 @@ from rq.job import Job
 from shared.eventstore.keys import validate_match_id
 
 CATCH_UP_JOB = "services.projector.jobs.catch_up"
+DRAIN_JOB = "services.projector.lanes.drain"
 REBUILD_JOB = "services.projector.jobs.rebuild_batch"
 JOB_TIMEOUT_SECONDS = 60  # a catch-up folds one short match: minutes would mean it hangs
 REBUILD_JOB_TIMEOUT_SECONDS = 600  # a batch of matches, folded from their first event
@@ -47,6 +48,18 @@ def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Jo
         failure_ttl=FAILURE_TTL_SECONDS,
         description=f"catch up match {match_id}",
         pipeline=pipeline,
+    )
+
+
+def enqueue_drain(queue: Queue, lane: int) -> Job:
+    """Ask for a catch-up lane to be drained (see :mod:`services.projector.lanes`)."""
+    return queue.enqueue(
+        DRAIN_JOB,
+        int(lane),
+        job_timeout=JOB_TIMEOUT_SECONDS,
+        result_ttl=0,
+        failure_ttl=FAILURE_TTL_SECONDS,
+        description=f"drain catch-up lane {lane}",
     )
 
 

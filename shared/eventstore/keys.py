@@ -215,3 +215,16 @@ def player_id_from_key(key: str | bytes) -> str:
     start = text.index("{p:") + 3
     end = text.index("}", start)
     return validate_match_id(text[start:end])
+
+
+# --- Catch-up lanes (on the queue's Redis, beside RQ's keys; see services/projector/lanes.py)
+
+
+def lane_pending(queue_name: str, lane: int) -> str:
+    """The ids of matches waiting for the lane's drain job (a set)."""
+    return f"{PREFIX}:{{lanes:{queue_name}}}:{int(lane)}:pending"
+
+
+def lane_armed(queue_name: str, lane: int) -> str:
+    """Set while the lane has a drain job queued or running, so appends queue no other."""
+    return f"{PREFIX}:{{lanes:{queue_name}}}:{int(lane)}:armed"

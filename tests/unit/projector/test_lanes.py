@@ -1,0 +1,113 @@
+"""Catch-up lanes: appends share drain jobs, and no requested catch-up is left behind."""
+
+from __future__ import annotations
+
+import random
+
+import fakeredis
+import pytest
+from rq import SimpleWorker
+
+from services.projector import lanes as lanes_module
+from services.projector.jobs import ProjectorContext, fresh_views
+from services.projector.lanes import CatchUpLanes, drain
+from services.projector.queue import DRAIN_JOB, catch_up_queue
+from shared.eventstore import RedisEventStore
+from shared.readmodels import ReadModels
+from tests.projector_support import append_in_batches, random_match
+
+
+def store_matches(store: RedisEventStore, count: int) -> list[str]:
+    match_ids = [f"m{n}" for n in range(count)]
+    for n, match_id in enumerate(match_ids):
+        append_in_batches(store, match_id, random_match(n, match_id), random.Random(n))
+    return match_ids
+
+
+@pytest.fixture
+def lanes(fake_redis: fakeredis.FakeRedis) -> CatchUpLanes:
+    return CatchUpLanes(catch_up_queue(fake_redis, "projector"), count=2)
+
+
+def test_only_the_first_request_of_an_idle_lane_queues_a_drain_job(lanes: CatchUpLanes) -> None:
+    match_ids = [f"m{n}" for n in range(20)]
+    queued = [lanes.request(match_id) for match_id in match_ids]
+    assert sum(queued) == 2  # one per lane
+    jobs = lanes.queue.get_jobs()
+    assert sorted(job.args for job in jobs) == [(0,), (1,)]
+    assert {job.func_name for job in jobs} == {DRAIN_JOB}
+    assert lanes.waiting(0) + lanes.waiting(1) == 20
+    assert {lanes.lane_of(match_id) for match_id in match_ids} == {0, 1}
+
+
+def test_a_drain_job_catches_up_every_match_of_its_lane_and_disarms_it(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
+    process_context: ProjectorContext, lanes: CatchUpLanes,
+) -> None:
+    match_ids = store_matches(store, 6)
+    for match_id in match_ids:
+        lanes.request(match_id)
+    assert SimpleWorker([lanes.queue], connection=fake_redis).work(burst=True)
+    for match_id in match_ids:
+        assert readmodels.summary(match_id) == fresh_views(store, match_id).summary
+    assert list(store.unprojected()) == []
+    assert lanes.waiting(0) == lanes.waiting(1) == 0
+    assert lanes.request(match_ids[0])  # disarmed: the next request queues a job again
+
+
+def test_a_match_added_while_the_lane_is_armed_is_drained_by_the_running_job(
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first, late = store_matches(store, 2)
+    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes.request(first)
+    real_disarm = lanes.disarm
+
+    def disarm_after_a_late_request(lane: int) -> None:
+        if late not in seen:  # the late append arrives just before the lane is disarmed
+            seen.add(late)
+            assert not lanes.request(late)  # still armed: it queues no job of its own
+        real_disarm(lane)
+
+    seen: set[str] = set()
+    monkeypatch.setattr(lanes, "disarm", disarm_after_a_late_request)
+    assert drain(0, lanes, context) == 2
+    assert readmodels.summary(late) == fresh_views(store, late).summary
+    assert lanes.queue.count == 1  # only the first request's job
+
+
+def test_a_drain_past_its_budget_hands_over_to_a_new_job_and_keeps_the_lane_armed(
+    store: RedisEventStore, context: ProjectorContext, lanes: CatchUpLanes,
+) -> None:
+    lanes = CatchUpLanes(lanes.queue, count=1)
+    match_ids = store_matches(store, 3)
+    for match_id in match_ids:
+        lanes.request(match_id)
+    lanes.queue.empty()
+    take = lanes.take
+    lanes.take = lambda lane, count=1: take(lane, 1)  # one match per batch
+    assert drain(0, lanes, context, budget_seconds=0) == 1
+    assert [job.args for job in lanes.queue.get_jobs()] == [(0,)]
+    assert not lanes.request("another")  # still armed
+    assert lanes.waiting(0) == 3  # two left and the new one
+
+
+def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = CatchUpLanes(lanes.queue, count=1)
+    bad, good = store_matches(store, 2)
+    real_catch_up = lanes_module.catch_up
+
+    def failing(match_id: str, ctx: ProjectorContext) -> int:
+        if match_id == bad:
+            raise ValueError("a bug in a view")
+        return real_catch_up(match_id, ctx)
+
+    monkeypatch.setattr(lanes_module, "catch_up", failing)
+    lanes.request(bad), lanes.request(good)
+    assert drain(0, lanes, context) == 1
+    assert readmodels.summary(good) == fresh_views(store, good).summary
+    assert list(store.unprojected()) == [bad]
