@@ -9,6 +9,8 @@ from typing import Any
 from shared.eventstore import keys
 from shared.ids import new_id
 
+from .token_cache import TokenCache
+
 
 @dataclass(frozen=True)
 class Player:
@@ -28,8 +30,16 @@ def _token_hash(token: str) -> str:
 
 
 class PlayerRegistry:
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, known_tokens: TokenCache[Player] | None = None) -> None:
         self._client = client
+        # Every authenticated request looks its token up. A remembered answer may be up to
+        # the cache's TTL old, which is safe because a token, once handed out, is never
+        # revoked or pointed at another player (register and ensure only ever create
+        # token keys; register's one delete undoes a token it never handed out), and a
+        # player's name never changes. Only found players are remembered: an unknown token
+        # always asks Redis, so a player registered since is found at once, and forged
+        # tokens cannot crowd real ones out. Keyed by the token's hash, like Redis.
+        self._known_tokens: TokenCache[Player] = TokenCache() if known_tokens is None else known_tokens
 
     def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (shown once, never stored)."""
@@ -57,8 +67,14 @@ class PlayerRegistry:
         return player
 
     def by_token(self, token: str) -> Player | None:
-        player_id = self._client.get(keys.player_token(_token_hash(token)))
-        return None if player_id is None else self.by_id(player_id.decode())
+        token_hash = _token_hash(token)
+        player = self._known_tokens.get(token_hash)
+        if player is None:
+            player_id = self._client.get(keys.player_token(token_hash))
+            player = None if player_id is None else self.by_id(player_id.decode())
+            if player is not None:
+                self._known_tokens.put(token_hash, player)
+        return player
 
     def by_id(self, player_id: str) -> Player | None:
         try:

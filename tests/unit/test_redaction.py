@@ -1,6 +1,13 @@
 """What an audience may see of recorded events."""
+import orjson
+
+from shared import redaction
+from shared.codec import encode
 from shared.eventstore import StoredEvent
+from shared.eventstore.model import decode_data, encode_data
+from shared.eventstore.schema import StoredEventSchema, event_to_json
 from shared.redaction import Redactor, public_events
+from tests.projector_support import random_match
 
 DEALT = ("round_dealt", {"round": 1, "dealer": "B", "hands": {"A": ["7H", "8S", "9C"], "B": ["AD", "KC", "10H"]},
                          "stock": ["QS", "JD"] + ["9H"] * 24})
@@ -53,3 +60,26 @@ def test_public_events_publish_chain_links_only_once_the_match_is_finished():
     won = StoredEvent("m", 2, "match_won", 1, 0, {"seat": "A", "scores": {"A": 12, "B": 0}}, "b" * 64)
     finished = public_events(stored + [won], None)
     assert [e["hash"] for e in finished] == ["a" * 64, "b" * 64]
+
+
+def _stored_match(seed: int) -> list[StoredEvent]:
+    events = [encode(event) for event in random_match(seed)]
+    return [StoredEvent("m", version, new.type, new.schema_version, 1_700_000_000_000 + 997 * version,
+                        decode_data(encode_data(new.data)), f"{version:064x}") for version, new in enumerate(events, 1)]
+
+
+def _rendered_by(render, monkeypatch, stored, audience, window) -> bytes:
+    monkeypatch.setattr(redaction, "event_to_json", render)
+    return orjson.dumps(public_events(stored[window], audience, known=stored))
+
+
+def test_public_events_are_the_same_json_as_the_marshmallow_envelope_gives(monkeypatch):
+    """The envelope's fast path changes nothing a client sees, for any audience, event or moment."""
+    schema = StoredEventSchema()
+    for seed in range(5):
+        stored = _stored_match(seed)
+        for end in (3, len(stored) // 2, len(stored) - 1, len(stored)):  # in play, and finished
+            for audience in ("A", "B", None):
+                for window in (slice(0, end), slice(end - 3, end)):  # a history page, an action's events
+                    fast = _rendered_by(event_to_json, monkeypatch, stored[:end], audience, window)
+                    assert fast == _rendered_by(schema.dump, monkeypatch, stored[:end], audience, window)

@@ -1,0 +1,55 @@
+"""A small per-process memo of token hash -> player: most requests skip two Redis round trips.
+
+Bounded (least recently used entries go first) and short-lived (each entry expires a fixed
+time after it was looked up in Redis), and safe to share between a server's threads.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+Value = TypeVar("Value")
+
+DEFAULT_MAX_ENTRIES = 10_000  # a few MB at most; far more than one process's active players
+DEFAULT_TTL_SECONDS = 60.0
+
+
+class TokenCache(Generic[Value]):
+    def __init__(
+        self, max_entries: int = DEFAULT_MAX_ENTRIES, ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_entries < 1 or ttl_seconds <= 0:
+            raise ValueError("a token cache needs room for one entry and a positive time to live")
+        self._max_entries = max_entries
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._entries: OrderedDict[str, tuple[float, Value]] = OrderedDict()  # key -> (expiry, value)
+        self._lock = threading.Lock()
+
+    def get(self, token_hash: str) -> Value | None:
+        """The value remembered for ``token_hash``, None if there is none or it expired."""
+        with self._lock:
+            entry = self._entries.get(token_hash)
+            if entry is None:
+                return None
+            expires, value = entry
+            if self._clock() >= expires:
+                del self._entries[token_hash]
+                return None
+            self._entries.move_to_end(token_hash)
+            return value
+
+    def put(self, token_hash: str, value: Value) -> None:
+        with self._lock:
+            self._entries[token_hash] = (self._clock() + self._ttl, value)
+            self._entries.move_to_end(token_hash)
+            while len(self._entries) > self._max_entries:
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
