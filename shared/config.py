@@ -21,6 +21,7 @@ class Config:
     embedded_redis: bool = True  # no REDIS_URL given: `make run` starts redis-server itself
     queue_name: str = "projector"
     catch_up_lanes: int = 4  # how many projector workers can drain catch-ups at once
+    catch_up_linger_ms: float = 5.0  # a drain waits this long first, batching the appends meanwhile
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
 
@@ -42,5 +43,6 @@ class Config:
             embedded_redis=embedded,
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
             catch_up_lanes=int(env.get("CATCH_UP_LANES", "4")),
+            catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
             bot_token=env.get("BOT_TOKEN") or None,
         )

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from services.projector.fold_cache import FoldCache
 from services.projector.poison import TRANSIENT, ParkedMatches, find_poison
 from services.projector.projection import (
     MatchReadModels,
@@ -43,41 +43,8 @@ from shared.eventstore.model import EventStore
 from shared.readmodels import ReadModels
 
 PAGE_SIZE = 500  # events per read: a whole match in one round trip, bounded memory
-CACHE_SIZE = 1024  # matches whose fold a worker keeps between jobs
 
 log = logging.getLogger(__name__)
-
-
-class FoldCache:
-    """The latest projection of recently caught-up matches (LRU, thread-safe).
-
-    Lets a job fold only the events after what this process already folded. A miss just
-    replays the match from version 0 (matches are short). Only projections whose read
-    models were written are put here.
-    """
-
-    def __init__(self, capacity: int = CACHE_SIZE) -> None:
-        self._capacity = capacity
-        self._entries: OrderedDict[str, Projection] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, match_id: str) -> Projection | None:
-        """The cached projection of the match, if any."""
-        with self._lock:
-            projection = self._entries.get(match_id)
-            if projection is not None:
-                self._entries.move_to_end(match_id)
-            return projection
-
-    def put(self, projection: Projection) -> None:
-        """Keep ``projection`` unless a further one of the same match is cached."""
-        with self._lock:
-            cached = self._entries.get(projection.match_id)
-            if cached is None or cached.version < projection.version:
-                self._entries[projection.match_id] = projection
-            self._entries.move_to_end(projection.match_id)
-            while len(self._entries) > self._capacity:
-                self._entries.popitem(last=False)
 
 
 @dataclass
@@ -88,12 +55,13 @@ class ProjectorContext:
     readmodels: ReadModels
     cache: FoldCache = field(default_factory=FoldCache)
     page_size: int = PAGE_SIZE
+    linger_seconds: float = 0.0  # how long a catch-up drain waits for more appends to batch
 
     @classmethod
     def from_config(cls, config: Config) -> ProjectorContext:
         """Connect to the Redis of ``config`` (events and read models share it)."""
         client = connect(config.redis_url)
-        return cls(RedisEventStore(client), ReadModels(client))
+        return cls(RedisEventStore(client), ReadModels(client), linger_seconds=config.catch_up_linger_ms / 1000)
 
 
 _context: ProjectorContext | None = None

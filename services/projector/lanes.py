@@ -9,6 +9,10 @@ the lane is empty, then disarms it and looks once more (a match added just befor
 found the lane armed and queued nothing). Under load one job drains many matches; idle,
 each append still gets a job of its own. Lanes let several workers drain at once.
 
+A drain first lingers a few milliseconds (``ProjectorContext.linger_seconds``, from
+``CATCH_UP_LINGER_MS``): the appends of that window join its batch, and a match that moved
+twice meanwhile is folded and written once. It costs the read models that much lag.
+
 Nothing relies on a lane for safety: every append also marks its match unprojected, and
 the workers' sweep catches up whatever a drain that died with its worker left behind. The
 armed flag expires (``ARMED_MS``), so a dead drain does not hold its lane for long.
@@ -77,6 +81,7 @@ def drain(
     """The lane's job: catch up every match of ``lane`` until it is empty; how many it caught up."""
     lanes = lanes or _lanes_of_this_job()
     ctx = context or current_context()
+    time.sleep(ctx.linger_seconds)
     deadline = time.monotonic() + budget_seconds
     caught_up = 0
     while True:

@@ -9,9 +9,10 @@ import pytest
 from rq import SimpleWorker
 
 from services.projector import lanes as lanes_module
-from services.projector.jobs import ProjectorContext, fresh_views
+from services.projector.jobs import ProjectorContext, catch_up, fresh_views
 from services.projector.lanes import CatchUpLanes, drain
 from services.projector.queue import DRAIN_JOB, catch_up_queue
+from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from tests.projector_support import append_in_batches, random_match
@@ -111,3 +112,26 @@ def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
     assert drain(0, lanes, context) == 1
     assert readmodels.summary(good) == fresh_views(store, good).summary
     assert list(store.unprojected()) == [bad]
+
+
+def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = CatchUpLanes(lanes.queue, count=1)
+    events = random_match(3, "m")
+    store.append("m", [encode(e) for e in events[:5]], 0)
+    lanes.request("m")
+    context.linger_seconds = 0.01
+
+    def appends_while_lingering(seconds: float) -> None:
+        assert seconds == 0.01
+        store.append("m", [encode(e) for e in events[5:9]], 5)  # the same match moves on meanwhile
+        lanes.request("m")
+
+    monkeypatch.setattr(lanes_module.time, "sleep", appends_while_lingering)
+    writes = []
+    monkeypatch.setattr(lanes_module, "catch_up", lambda match_id, ctx: writes.append(catch_up(match_id, ctx)))
+    assert drain(0, lanes, context) == 1
+    assert writes == [9]  # folded and written once, with both appends
+    assert readmodels.summary("m") == fresh_views(store, "m").summary
