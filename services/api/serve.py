@@ -21,9 +21,10 @@ def main() -> None:
         "--workers", os.environ.get("API_WORKERS", "2"),
         "--worker-class", "gthread",
         "--threads", os.environ.get("API_THREADS", "8"),
-        "--access-logfile", "-" if os.environ.get("ACCESS_LOG") else "/dev/null",
         "--graceful-timeout", "5",
     ]
+    if os.environ.get("ACCESS_LOG"):  # off by default: formatting each line costs ~4 % of a request's CPU
+        args += ["--access-logfile", "-"]
     os.execv(sys.executable, args)
 
 
