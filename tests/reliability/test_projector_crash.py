@@ -89,28 +89,37 @@ def start_rebuild(stack: Stack) -> subprocess.Popen:
 
 def wait_for_a_running_rebuild_job(stack: Stack, rebuild: subprocess.Popen) -> None:
     """Block until a worker is running one of the rebuild's jobs (killing it now orphans the job)."""
-    client, deadline = stack.client(), time.monotonic() + 20
-    running = rebuild_queue(client, "projector").started_job_registry
-    while not running.get_job_ids():
-        assert rebuild.poll() is None, rebuild.communicate()[0]
+    deadline = time.monotonic() + 20
+    while not running_rebuild_jobs(stack):
+        ended = rebuild.poll() is not None
+        assert not ended, f"the rebuild ended before a kill caught one of its jobs:\n{rebuild.communicate()[0]}"
         assert time.monotonic() < deadline, "no rebuild job started"
         time.sleep(0.002)
 
 
-def rebuild_with_kills(stack: Stack, rng: random.Random) -> int:
+def running_rebuild_jobs(stack: Stack) -> list[str]:
+    return rebuild_queue(stack.client(), "projector").started_job_registry.get_job_ids(cleanup=False)
+
+
+def rebuild_with_kills(stack: Stack, rng: random.Random) -> tuple[int, int]:
     """Kill every worker while one runs a rebuild job, start new ones: the rebuild must still complete.
 
-    Returns how many jobs the rebuild itself queued again (taken by a worker killed before starting them).
+    A job can end between being seen running and the kill, so this tries again until a kill
+    leaves a job orphaned. Returns (jobs orphaned, jobs the rebuild itself queued again because
+    a worker took them and was killed before starting them).
     """
     rebuild = start_rebuild(stack)
-    wait_for_a_running_rebuild_job(stack, rebuild)
-    time.sleep(rng.uniform(0, 0.02))
-    for worker in list(stack.workers):
-        stack.kill_worker(worker)
-    stack.start_worker(), stack.start_worker()
+    orphaned = 0
+    while not orphaned:
+        wait_for_a_running_rebuild_job(stack, rebuild)
+        time.sleep(rng.uniform(0, 0.005))
+        for worker in [worker for worker in stack.workers if worker.poll() is None]:
+            stack.kill_worker(worker)
+        orphaned = len(running_rebuild_jobs(stack))  # every worker is dead: whatever is running is orphaned
+        stack.start_worker(), stack.start_worker()
     output = rebuild.communicate(timeout=60)[0]
     assert rebuild.returncode == 0, output
-    return sum(int(count) for count in re.findall(r"Queued again (\d+) job", output))
+    return orphaned, sum(int(count) for count in re.findall(r"Queued again (\d+) job", output))
 
 
 def rescued_jobs(stack: Stack) -> int:
@@ -123,15 +132,17 @@ def rebuild_test(start_stack: StartStack, figures: dict, history: int, rounds: i
     stack = start_stack(workers=2)
     store_history(stack, history)
     with Load(stack.http, tables=1, start_scores=[7, 7]) as load:
-        requeued_by_rebuild = sum(rebuild_with_kills(stack, random.Random(attempt)) for attempt in range(rounds))
+        outcomes = [rebuild_with_kills(stack, random.Random(attempt)) for attempt in range(rounds)]
+    orphaned, requeued_by_rebuild = (sum(counts) for counts in zip(*outcomes))
     match_ids = set(RedisEventStore(stack.client()).match_ids())
     players = {player_id for player_id, _ in PLAYERS} | load.ledger.players
     generation = read_pointer(stack.client()).generation
     assert generation == rounds  # every rebuild switched reads once
     assert_exact(stack, match_ids, players)
     rescued = rescued_jobs(stack)
-    assert rescued >= rounds  # the killed rebuild jobs were run again, not waited for
-    figures.update(rebuilds=rounds, worker_kills_during_rebuilds=2 * rounds, orphaned_jobs_rescued=rescued,
+    assert rescued >= orphaned  # the killed rebuild jobs were run again, not waited for
+    figures.update(rebuilds=rounds, worker_kills_during_rebuilds=len(stack.workers) - 2,
+                   orphaned_jobs=orphaned, orphaned_jobs_rescued=rescued,
                    dequeued_jobs_requeued=requeued_by_rebuild,
                    matches_rebuilt=len(match_ids), events_lost=0)
 
