@@ -23,6 +23,8 @@ from __future__ import annotations
 import logging
 import time
 import zlib
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from rq import Queue, get_current_job
@@ -59,15 +61,21 @@ class CatchUpLanes:
             enqueue_drain(self.queue, lane)
         return armed_now
 
-    def arm(self, lane: int) -> None:
-        self._client.set(keys.lane_armed(self.queue.name, lane), 1, px=ARMED_MS)
-
-    def disarm(self, lane: int) -> None:
-        self._client.delete(keys.lane_armed(self.queue.name, lane))
-
     def take(self, lane: int, count: int = BATCH) -> list[str]:
-        """Up to ``count`` matches of the lane, each handed to this caller only."""
-        return [match_id.decode() for match_id in self._client.spop(keys.lane_pending(self.queue.name, lane), count)]
+        """Up to ``count`` matches of the lane, each handed to this caller only; the lane stays armed."""
+        armed = keys.lane_armed(self.queue.name, lane)
+        return self._take(lane, count, lambda pipe: pipe.set(armed, 1, px=ARMED_MS))
+
+    def disarm_and_take(self, lane: int, count: int = BATCH) -> list[str]:
+        """Disarm the lane, then take what was added before that (its requests queued no job)."""
+        armed = keys.lane_armed(self.queue.name, lane)
+        return self._take(lane, count, lambda pipe: pipe.delete(armed))
+
+    def _take(self, lane: int, count: int, first: Callable[[Any], Any]) -> list[str]:
+        pipe = self._client.pipeline(transaction=False)  # one round trip, in this order
+        first(pipe)
+        pipe.spop(keys.lane_pending(self.queue.name, lane), count)
+        return [match_id.decode() for match_id in pipe.execute()[1]]
 
     def waiting(self, lane: int) -> int:
         """How many matches wait in the lane."""
@@ -85,11 +93,9 @@ def drain(
     deadline = time.monotonic() + budget_seconds
     caught_up = 0
     while True:
-        lanes.arm(lane)
         batch = lanes.take(lane)
         if not batch:
-            lanes.disarm(lane)
-            batch = lanes.take(lane)  # added between the last take and the disarm
+            batch = lanes.disarm_and_take(lane)
             if not batch:
                 return caught_up
         for match_id in batch:

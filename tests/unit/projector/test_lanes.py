@@ -63,16 +63,16 @@ def test_a_match_added_while_the_lane_is_armed_is_drained_by_the_running_job(
     first, late = store_matches(store, 2)
     lanes = CatchUpLanes(lanes.queue, count=1)
     lanes.request(first)
-    real_disarm = lanes.disarm
+    real_disarm_and_take = lanes.disarm_and_take
 
-    def disarm_after_a_late_request(lane: int) -> None:
+    def disarm_after_a_late_request(lane: int) -> list[str]:
         if late not in seen:  # the late append arrives just before the lane is disarmed
             seen.add(late)
             assert not lanes.request(late)  # still armed: it queues no job of its own
-        real_disarm(lane)
+        return real_disarm_and_take(lane)
 
     seen: set[str] = set()
-    monkeypatch.setattr(lanes, "disarm", disarm_after_a_late_request)
+    monkeypatch.setattr(lanes, "disarm_and_take", disarm_after_a_late_request)
     assert drain(0, lanes, context) == 2
     assert readmodels.summary(late) == fresh_views(store, late).summary
     assert lanes.queue.count == 1  # only the first request's job
