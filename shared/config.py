@@ -23,6 +23,8 @@ class Config:
     catch_up_lanes: int = 4  # how many projector workers can drain catch-ups at once
     catch_up_linger_ms: float = 5.0  # a drain waits this long first, batching the appends meanwhile
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
+    api_threads: int = 8  # gunicorn threads per API process
+    max_streams: int = 6  # live streams one API process holds open at once (the other threads serve commands)
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
 
     @classmethod
@@ -33,6 +35,7 @@ class Config:
         # The embedded Redis listens on a unix socket inside DATA_DIR: a second `make run`
         # with another DATA_DIR never collides with the first.
         redis_url = env.get("REDIS_URL") or f"unix://{data_dir / 'redis.sock'}"
+        api_threads = int(env.get("API_THREADS", "8"))
         return cls(
             redis_url=redis_url,
             queue_url=env.get("QUEUE_URL") or redis_url,
@@ -44,5 +47,7 @@ class Config:
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
             catch_up_lanes=int(env.get("CATCH_UP_LANES", "4")),
             catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
+            api_threads=api_threads,
+            max_streams=int(env.get("MAX_STREAMS") or max(1, api_threads - 2)),
             bot_token=env.get("BOT_TOKEN") or None,
         )

@@ -12,6 +12,7 @@ from shared.readmodels import ReadModels
 
 from .game import MatchService
 from .players import Player, PlayerRegistry
+from .stream_slots import StreamSlots
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Services:
     read_models: ReadModels
     queue_health: Callable[[], dict[str, Any]]
     bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)
+    streams: StreamSlots  # how many live streams this process may still open
 
 
 def services() -> Services:

@@ -15,12 +15,15 @@ from shared.rules import RuleError, SetupError
 class ApiError(Exception):
     """An error answered as ``{"error": code, "message": ..., **detail}`` with ``status``."""
 
-    def __init__(self, status: int, code: str, message: str, **detail: Any) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None, **detail: Any,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.detail = status, code, message, detail
+        self.headers = headers or {}
 
-    def response(self) -> tuple[dict[str, Any], int]:
-        return {"error": self.code, "message": self.message, **self.detail}, self.status
+    def response(self) -> tuple[dict[str, Any], int, dict[str, str]]:
+        return {"error": self.code, "message": self.message, **self.detail}, self.status, self.headers
 
 
 def invalid(message: str, fields: dict[str, Any] | None = None) -> ApiError:

@@ -20,7 +20,7 @@ def main() -> None:
         "--bind", f"{config.host}:{config.port}",
         "--workers", os.environ.get("API_WORKERS", "2"),
         "--worker-class", "gthread",
-        "--threads", os.environ.get("API_THREADS", "8"),
+        "--threads", str(config.api_threads),
         "--graceful-timeout", "5",
     ]
     if os.environ.get("ACCESS_LOG"):  # off by default: formatting each line costs ~4 % of a request's CPU

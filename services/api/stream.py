@@ -28,6 +28,7 @@ from .auth import optional_player
 from .context import services
 from .errors import ApiError, not_found
 from .players import Player
+from .schemas import ErrorSchema
 from .validation import ApiBlueprint
 
 blp = ApiBlueprint("stream", __name__, description="Live match views as server-sent events.")
@@ -60,6 +61,9 @@ class StreamHeadersSchema(Schema):
                           "one per change; `: keep-alive` comments every 15 s; ends once the match is finished.")
 @blp.alt_response(204, description="Resumed (Last-Event-ID) a finished match already seen to its end: "
                                    "nothing more will come, and browsers stop reconnecting.")
+@blp.alt_response(503, schema=ErrorSchema,
+                  description="`STREAMS_BUSY`: this server process holds `MAX_STREAMS` streams already; "
+                              "retry after `Retry-After` seconds.")
 def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
@@ -69,9 +73,18 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
         raise not_found()
     if state.status is Status.FINISHED and headers.get("last_event_id", -1) >= version:
         return Response(status=204)
-    open_connection = connection_opener(ctx.redis, match_id)
-    messages = view_messages(match_id, version, state, player, open_connection, current_app.logger)
-    response = Response(messages, mimetype="text/event-stream")
+    give_back = ctx.streams.take()
+    if give_back is None:
+        raise ApiError(503, "STREAMS_BUSY", "This server holds as many live streams as it can; try again shortly.",
+                       headers={"Retry-After": str(RETRY_MS // 1000)})
+    try:
+        open_connection = connection_opener(ctx.redis, match_id)
+        messages = view_messages(match_id, version, state, player, open_connection, current_app.logger)
+        response = Response(messages, mimetype="text/event-stream")
+    except BaseException:
+        give_back()
+        raise
+    response.call_on_close(give_back)  # the stream ended, or its client left
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx would otherwise hold the events back
     return response

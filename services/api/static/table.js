@@ -105,6 +105,8 @@ async function joinMatch(id) {
   openMatch(id);
 }
 
+const STREAM_RETRY_MS = 2000; // as the server advises (its `retry:` and Retry-After)
+
 function openMatch(id) {
   if (app.source) app.source.close();
   Object.assign(app, { matchId: id, view: null, awaiting: 0, logged: 0, logAgain: false });
@@ -126,6 +128,8 @@ async function onStreamError(source) {
   }
   if (app.view && app.view.status === "finished") return; // the stream ends with the match
   $("live").textContent = "Not connected.";
+  await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_MS)); // e.g. a server whose streams are all busy
+  if (app.source !== source) return; // another match was opened meanwhile
   await attempt(async () => {
     try {
       await api("GET", `/matches/${encodeURIComponent(app.matchId)}`);

@@ -1,0 +1,68 @@
+"""Live streams are capped per API process, so viewers can never hold every thread."""
+import threading
+
+import fakeredis
+
+from services.api import create_app
+from services.api.stream_slots import StreamSlots
+from shared.config import Config
+
+
+def test_streams_past_the_cap_are_refused_at_once_until_one_ends():
+    client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    config = Config.from_env({"REDIS_URL": "redis://unused", "MAX_STREAMS": "2"})
+    app = create_app(config, redis_client=client, queue_client=client)
+    http = app.test_client()
+    match_id = http.post("/matches", json={}, headers=_auth(http, "alice")).get_json()["id"]
+    url = f"/matches/{match_id}/stream"
+
+    first, second = http.get(url, buffered=False), http.get(url, buffered=False)
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert b"event: view" in next(first.response)
+    refused = http.get(url, buffered=False)
+    assert refused.status_code == 503
+    assert refused.get_json()["error"] == "STREAMS_BUSY" and refused.headers["Retry-After"] == "2"
+    assert http.get(f"/matches/{match_id}").status_code == 200  # everything else is still served
+
+    first.close()  # the viewer left
+    again = http.get(url, buffered=False)
+    assert again.status_code == 200
+    again.close(), second.close()
+    assert app.extensions["truc"].streams.open == 0
+
+
+def test_the_cap_defaults_to_all_threads_but_two_and_never_below_one():
+    assert Config.from_env({"REDIS_URL": "redis://x"}).max_streams == 6
+    assert Config.from_env({"REDIS_URL": "redis://x", "API_THREADS": "32"}).max_streams == 30
+    assert Config.from_env({"REDIS_URL": "redis://x", "API_THREADS": "2"}).max_streams == 1
+
+
+def test_a_slot_is_given_back_once_however_often_its_stream_closes():
+    slots = StreamSlots(2)
+    give_back = slots.take()
+    assert slots.take() is not None and slots.take() is None
+    give_back(), give_back()
+    assert slots.open == 1
+    assert slots.take() is not None and slots.take() is None
+
+
+def test_racing_threads_never_hold_more_slots_than_the_cap():
+    slots, held, lock = StreamSlots(3), [], threading.Lock()
+
+    def grab():
+        give_back = slots.take()
+        if give_back is not None:
+            with lock:
+                held.append(give_back)
+
+    threads = [threading.Thread(target=grab) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(held) == 3 and slots.open == 3
+
+
+def _auth(http, name: str) -> dict:
+    token = http.post("/players", json={"name": name}).get_json()["token"]
+    return {"Authorization": f"Bearer {token}"}
