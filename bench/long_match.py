@@ -65,10 +65,11 @@ class LongMatch:
             self.round()
 
 
-def _short_match(http: Http, early: int) -> LongMatch:
+def _played_to(http: Http, version: int) -> LongMatch:
+    """A new match, played untimed to ``version``."""
     match = LongMatch(http)
     match.start()
-    match.play_to(early)
+    match.play_to(version)
     return match
 
 
@@ -77,15 +78,15 @@ def measure(runs: int = 3, batch: int = 60, early: int = 20, late: int = 2000) -
     results = []
     with Stack(workers=2) as stack:
         http = Http(stack.api_port)
-        _short_match(http, 200)  # the API's code paths and Redis's scripts are warm before timing
+        _played_to(http, 200)  # the API's code paths and Redis's scripts are warm before timing
         for _ in range(runs):
-            long = _short_match(http, late)
-            short = _short_match(http, early)
+            long = _played_to(http, late)
+            short = _played_to(http, early)
             first: list[float] = []
             later: list[float] = []
             while len(later) < batch:
                 if short.version > 2 * early:
-                    short = _short_match(http, early)
+                    short = _played_to(http, early)
                 first += short.round()
                 later += long.round()
             results.append({"early_version": early, "late_version": long.version,

@@ -20,7 +20,7 @@ from shared.rules import INITIAL, CreateMatch, JoinMatch, MatchState, Raise, Sea
 from shared.rules.cards import shuffled_deck
 from shared.rules.check import refusal
 
-from .wire import Http, HttpError
+from .wire import Http
 
 DECKS_PER_MATCH = 24  # 23 scoring rounds can finish any match to 12; spares for void rounds
 Record = Callable[[str, float], None]  # (command kind, seconds)
@@ -122,4 +122,4 @@ class MatchPlayer:
         return True
 
 
-__all__ = ["DECKS_PER_MATCH", "HttpError", "MatchPlayer", "choose", "register"]
+__all__ = ["DECKS_PER_MATCH", "MatchPlayer", "choose", "register"]

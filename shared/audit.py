@@ -17,7 +17,7 @@ from shared.eventstore.model import StoredEvent, chain_hash, encode_data, genesi
 from shared.rules import DECK, INITIAL, Command, Event, RuleError, Seat, decide, replay
 from shared.rules import commands as cmd
 from shared.rules import events as ev
-from shared.rules.chance import Chance, SeededChance, commitment_of
+from shared.rules.chance import Chance, SeededChance, fits_commitment
 
 
 @dataclass(frozen=True)
@@ -147,15 +147,14 @@ def _chance(stored: Sequence[StoredEvent], events: Sequence[Event], report: Audi
     if won.seed is None and committed is None:
         report.notes.append("no seed was committed: deals checked for consistency only")
         return RecordedChance(events)
-    if won.seed is None or not _is_seed(won.seed) or commitment_of(won.seed) != committed:
+    if not fits_commitment(won.seed, committed):
         report.fail(stored[-1].version, "seed", "the revealed seed does not match the commitment made at creation")
         return None
     report.notes.append("every shuffled deal recomputed from the revealed seed")
     return SeededChance(won.seed)
 
 
-def _is_seed(text: str) -> bool:
-    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+_DECK = frozenset(DECK)
 
 
 def _check_deals(stored: Sequence[StoredEvent], events: Sequence[Event], report: AuditReport) -> bool:
@@ -169,7 +168,7 @@ def _check_deals(stored: Sequence[StoredEvent], events: Sequence[Event], report:
             cards = [*event.hands[0], *event.hands[1]]
         else:
             continue
-        if not hands_ok or len(set(cards)) != len(cards) or not set(cards) <= set(DECK):
+        if not hands_ok or len(set(cards)) != len(cards) or not _DECK.issuperset(cards):
             report.fail(record.version, "deal", f"{event.type} is not a deal of the 32 cards (3 each, 26 in stock)")
             return False
     return True

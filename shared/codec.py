@@ -82,10 +82,12 @@ _FIELD_FOR: dict[Any, Callable[[], mf.Field]] = {
 def schema_for(kind: type[Event]) -> Schema:
     """The marshmallow schema of one event type, derived from the dataclass's fields."""
     hints = typing.get_type_hints(kind)
-    declared = {f.name: _FIELD_FOR[hints[f.name]]() for f in fields(kind)}
+    declared = {}
     for f in fields(kind):
+        field = _FIELD_FOR[hints[f.name]]()
         # A field added later has a default: events recorded before it still load.
-        declared[f.name].required = f.default is MISSING
+        field.required = f.default is MISSING
+        declared[f.name] = field
 
     class EventSchema(Schema):
         @post_load
@@ -126,6 +128,12 @@ def _read_cards(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _read_decks(value: Any) -> tuple[tuple[str, ...], ...]:
+    if type(value) is not list:
+        raise _Doubt
+    return tuple(_read_cards(deck) for deck in value)
+
+
 def _read_pair(inner: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, Any]]:
     def read(value: Any) -> tuple[Any, Any]:
         if type(value) is not dict or len(value) != 2:
@@ -152,7 +160,7 @@ _READ: dict[Any, Callable[[Any], Any]] = {
     tuple[int, int]: _read_pair(_READ_INT),
     Hands: _read_pair(_read_cards),
     tuple[str, ...]: _read_cards,
-    tuple[tuple[str, ...], ...]: lambda value: tuple(_read_cards(deck) for deck in _only(list)(value)),
+    tuple[tuple[str, ...], ...]: _read_decks,
 }
 
 
@@ -160,6 +168,18 @@ def _write_cards(value: Any) -> list[str]:
     if type(value) not in (tuple, list) or any(type(card) is not str for card in value):
         raise _Doubt
     return list(value)
+
+
+def _write_decks(value: Any) -> list[list[str]]:
+    if type(value) not in (tuple, list):
+        raise _Doubt
+    return [_write_cards(deck) for deck in value]
+
+
+def _write_rules(value: Any) -> dict[str, Any]:
+    if type(value) is not Rules:
+        raise _Doubt
+    return value.to_dict()
 
 
 def _write_pair(inner: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
@@ -182,11 +202,11 @@ _WRITE: dict[Any, Callable[[Any], Any]] = {
     **{hint: _READ[hint] for hint in (str, str | None, int, bool)},  # these are stored as they are
     Seat: _write_enum(Seat),
     RoundEnd: _write_enum(RoundEnd),
-    Rules: lambda value: _only(Rules)(value).to_dict(),
+    Rules: _write_rules,
     tuple[int, int]: _write_pair(_READ_INT),
     Hands: _write_pair(_write_cards),
     tuple[str, ...]: _write_cards,
-    tuple[tuple[str, ...], ...]: lambda value: [_write_cards(deck) for deck in _only(tuple, list)(value)],
+    tuple[tuple[str, ...], ...]: _write_decks,
 }
 
 

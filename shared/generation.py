@@ -32,7 +32,6 @@ from shared.eventstore.scripts import Script
 from shared.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")
-POLL_SECONDS = 0.005
 _MAX_SETTLE_ATTEMPTS = 10
 
 # KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark.
@@ -239,7 +238,8 @@ class GenerationModels:
 
     def lag(self, store: EventStore) -> int:
         """Events appended but not yet projected, over the matches carrying the mark."""
+        marked = list(store.unprojected())
         return sum(
-            max(0, store.version(match_id) - self.projected_version(match_id))
-            for match_id in store.unprojected()
+            max(0, store.version(match_id) - projected)
+            for match_id, projected in zip(marked, self.projected_versions(marked))
         )

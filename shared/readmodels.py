@@ -19,10 +19,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.eventstore.model import EventStore
-from shared.generation import AUDIENCES, POLL_SECONDS, GenerationModels, InvalidAudienceError
+from shared.generation import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.readmodel_pointer import Pointer, current_generation, read_pointer
 
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
+
+POLL_SECONDS = 0.005  # between the projected-version checks of ``wait_for_version``
 
 
 class ReadModels:

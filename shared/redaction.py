@@ -10,7 +10,8 @@ after a redeal are only 15,600 guesses). The whole chain is published once the m
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from shared.eventstore.model import StoredEvent
@@ -31,12 +32,10 @@ class Redactor:
     def over(cls, events: Iterable[tuple[str, dict[str, Any]]], audience: Audience) -> Redactor:
         """A redactor that knows everything ``events`` (type, data; oldest first) show."""
         shown: dict[int, set[str]] = defaultdict(set)
-        finished, current = False, 0
-        for event_type, data in events:
-            if event_type == "round_dealt":
-                current = data["round"]
-            elif event_type == "card_played":
-                shown[current].add(data["card"])
+        finished = False
+        for round_number, event_type, data in _in_rounds(events):
+            if event_type == "card_played":
+                shown[round_number].add(data["card"])
             elif event_type == "match_won":
                 finished = True
         return cls(audience, finished, shown)
@@ -57,15 +56,19 @@ class Redactor:
 
     def redact_all(self, events: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         """Redact a run of events in order (tracking which round each belongs to)."""
-        redacted, current = [], 0
-        for event_type, data in events:
-            if event_type == "round_dealt":
-                current = data["round"]
-            redacted.append(self.redact(event_type, data, current))
-        return redacted
+        return [self.redact(event_type, data, number) for number, event_type, data in _in_rounds(events)]
 
     def _hands(self, hands: dict[str, list[Any]], shown: set[str]) -> dict[str, list[Any]]:
         return {seat: cards if seat == self.audience else _only(cards, shown) for seat, cards in hands.items()}
+
+
+def _in_rounds(events: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Each (type, data) with the number of the round it belongs to (0 before the first deal)."""
+    current = 0
+    for event_type, data in events:
+        if event_type == "round_dealt":
+            current = data["round"]
+        yield current, event_type, data
 
 
 def _only(cards: list[Any], shown: set[str]) -> list[Any]:
@@ -81,11 +84,11 @@ def public_events(
     known = shown if known is None else known
     raw = [(e.type, e.data) for e in known]
     redactor = Redactor.over(raw, audience)
-    redacted = redactor.redact_all(raw)
     offset = shown[0].version - known[0].version if shown else 0
     rendered = []
-    for event, data in zip(shown, redacted[offset:]):
-        body = {**event_to_json(event), "data": data}
+    # Only the shown events are redacted; the ones before still say which round is current.
+    for event, (round_number, event_type, data) in zip(shown, islice(_in_rounds(raw), offset, None)):
+        body = {**event_to_json(event), "data": redactor.redact(event_type, data, round_number)}
         if not redactor.finished:
             body["hash"] = None
         rendered.append(body)

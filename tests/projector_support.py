@@ -1,4 +1,4 @@
-"""Helpers of the projector's tests: random matches, stored; read-model snapshots.
+"""Helpers of the projector's tests: random matches, stored; recounts and read-model snapshots.
 
 ``play_random_match`` always names its match "m" and its players p1/alice and p2/bob;
 these helpers give each match its own id and players, and append its events the way the
@@ -8,11 +8,13 @@ API does (a few events per append).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from services.projector.jobs import fresh_views
 from shared.codec import encode
 from shared.eventstore import keys
 from shared.eventstore.model import EventStore
@@ -53,6 +55,26 @@ def append_in_batches(
         versions.append(store.append(match_id, [encode(e) for e in batch], position))
         position += len(batch)
     return versions
+
+
+def store_matches(store: EventStore, count: int) -> list[str]:
+    """Store ``count`` random matches m0, m1, ... (seed n, alice against bob); their ids."""
+    match_ids = [f"m{n}" for n in range(count)]
+    for n, match_id in enumerate(match_ids):
+        append_in_batches(store, match_id, random_match(n, match_id), random.Random(n))
+    return match_ids
+
+
+def recount(store: EventStore, match_ids: Iterable[str]) -> dict[str, Counter]:
+    """Each player's scoreboard counters, counted again from the streams of ``match_ids``."""
+    totals: dict[str, Counter] = {}
+    for match_id in match_ids:
+        for result in fresh_views(store, match_id).results:
+            totals.setdefault(result.player_id, Counter()).update({
+                "matches_played": 1, "matches_won": int(result.won), "rounds_won": result.rounds_won,
+                "points_for": result.points_for, "points_against": result.points_against,
+            })
+    return totals
 
 
 def read_model_snapshot(client: Any, match_ids: Iterable[str], player_ids: Iterable[str]) -> dict[str, Any]:

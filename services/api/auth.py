@@ -21,8 +21,11 @@ def _bearer() -> str | None:
 def optional_player() -> Player | None:
     """The calling player, None without credentials; 401 for credentials that match no one."""
     token = _bearer()
-    if token is None:
-        return None
+    return None if token is None else player_of(token)
+
+
+def player_of(token: str) -> Player:
+    """The player ``token`` belongs to; 401 if none."""
     player = services().players.by_token(token)
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")

@@ -109,10 +109,13 @@ class MatchService:
             if seed is None:  # e.g. imported without its seed: dealing at random would break the proof
                 raise ApiError(409, "SEED_UNAVAILABLE",
                                "This server does not hold the seed this match deals from; it cannot be played here.")
-            chance = SeededChance(seed)
-            if len(self._chances) > 16_384:
-                self._chances.clear()
-            self._chances[match_id] = chance
+            chance = self._remember_chance(match_id, SeededChance(seed))
+        return chance
+
+    def _remember_chance(self, match_id: str, chance: Chance) -> Chance:
+        if len(self._chances) > 16_384:
+            self._chances.clear()
+        self._chances[match_id] = chance
         return chance
 
     def load(self, match_id: str) -> tuple[int, MatchState]:
@@ -132,6 +135,7 @@ class MatchService:
         chance = SeededChance.new()
         events = decide(INITIAL, command, chance)
         self._seeds.put(match_id, chance.seed)  # before the match exists: it deals from it
+        self._remember_chance(match_id, chance)  # the join and first moves here need not read it back
         created = self._record(match_id, 0, INITIAL, events, None, Seat.A)
         if opponent is None:
             return created
@@ -237,7 +241,7 @@ class MatchService:
             raise RuleError(RuleCode(answer["code"]), answer["message"])
         first, last = earlier.first_version, earlier.last_version
         stored = self._store.read(match_id, after=first - 1, limit=last - first + 1)
-        version, state = self.load(match_id)
+        _, state = self.load(match_id)
         return Recorded(match_id, last, state, stored, seat)
 
     @staticmethod

@@ -35,7 +35,8 @@ def get_match(query: dict, match_id: str) -> Response:
     ctx = services()
     player = optional_player()
     served = ctx.read_models.at(ctx.read_models.generation())  # resolved once per request
-    projected = served.projected_version(match_id)
+    summary = served.summary(match_id)  # written with the views, so its version is theirs: one read for both
+    projected = summary["version"] if summary else 0
     if projected == 0 and ctx.store.version(match_id) == 0:
         raise not_found()
     min_version = max(query["min_version"], 1)
@@ -43,7 +44,7 @@ def get_match(query: dict, match_id: str) -> Response:
     if projected < min_version and wait:
         ctx.read_models.wait_for_version(match_id, min_version, wait)  # follows a rebuild's switch
         served = ctx.read_models.at(ctx.read_models.generation())
-    summary = served.summary(match_id)
+        summary = served.summary(match_id)
     if summary is None:
         return _from_the_stream(match_id, player)
     audience = "spectator"

@@ -24,7 +24,7 @@ from shared.codec import decode
 from shared.eventstore import RedisEventStore, keys
 from shared.rules import MatchState, Seat, Status, evolve
 
-from .auth import optional_player
+from .auth import optional_player, player_of
 from .context import services
 from .errors import ApiError, not_found
 from .players import Player
@@ -95,10 +95,7 @@ def _caller(query_token: str | None) -> Player | None:
     player = optional_player()
     if player is not None or query_token is None:
         return player
-    player = services().players.by_token(query_token)
-    if player is None:
-        raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
-    return player
+    return player_of(query_token)
 
 
 def view_messages(

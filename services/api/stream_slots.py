@@ -13,7 +13,6 @@ from collections.abc import Callable
 class StreamSlots:
     def __init__(self, limit: int) -> None:
         self.limit = max(1, limit)
-        self._free = threading.BoundedSemaphore(self.limit)
         self._lock = threading.Lock()
         self._open = 0
 
@@ -24,18 +23,17 @@ class StreamSlots:
 
     def take(self) -> Callable[[], None] | None:
         """A slot, as the function that gives it back (once, however often it is called); None if all are taken."""
-        if not self._free.acquire(blocking=False):
-            return None
         with self._lock:
+            if self._open >= self.limit:
+                return None
             self._open += 1
-        given_back = threading.Event()
+        given_back = False
 
         def give_back() -> None:
+            nonlocal given_back
             with self._lock:
-                if given_back.is_set():
-                    return
-                given_back.set()
-                self._open -= 1
-            self._free.release()
+                if not given_back:
+                    given_back = True
+                    self._open -= 1
 
         return give_back

@@ -29,4 +29,4 @@ class IdConverter(BaseConverter):
 
 
 def id_param_schema(converter: BaseConverter) -> dict:
-    return {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}
+    return {"type": "string", "pattern": f"^{IdConverter.regex}$"}

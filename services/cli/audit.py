@@ -7,14 +7,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from services.projector.jobs import fresh_views
+from services.projector.projection import Projection, advance, read_models_of
 from shared.audit import AuditReport, audit_events
 from shared.eventstore import CorruptEventError, EventStore
-from shared.readmodels import ReadModels
+from shared.readmodels import AUDIENCES, ReadModels
 
 from .context import backends
-
-AUDIENCES = ("A", "B", "spectator")
 
 
 def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> AuditReport:
@@ -28,16 +26,17 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> Au
     report = audit_events(match_id, stored)
     if not report.ok or not stored:
         return report
-    projected = read_models.projected_version(match_id)
+    served = read_models.at(read_models.generation())  # one generation for every comparison below
+    projected = served.projected_version(match_id)
     if projected > len(stored):  # the projector saw events the stream no longer has
         report.fail(len(stored) + 1, "versions", f"the read models saw version {projected}: the stream lost its tail")
         return report
     if projected < len(stored):
         report.notes.append(f"read models {len(stored) - projected} event(s) behind (projector lag): not compared")
         return report
-    fresh = fresh_views(store, match_id)
+    fresh = read_models_of(advance(Projection(match_id), stored))  # the events in hand, not a second read
     for audience in AUDIENCES:
-        if read_models.view(match_id, audience) != fresh.views[audience]:
+        if served.view(match_id, audience) != fresh.views[audience]:
             report.fail(projected, "read_models", f"the {audience} view differs from a fresh fold of the stream")
             break
     return report

@@ -86,12 +86,11 @@ def _question_line(event: ev.Event) -> str:
 @click.option("--reveal", is_flag=True, help="Show both hands (shown anyway once the match is finished).")
 def replay(match_id: str, at: int | None, reveal: bool) -> None:
     """Print MATCH round by round and trick by trick, with scores, raises and answers."""
-    store = backends().store
-    stored = store.read(match_id, limit=at)
-    if not stored:
+    everything = backends().store.read(match_id)  # read once: whether the match was won decides what shows
+    if not everything:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)
-    finished = any(e.type == "match_won" for e in store.read(match_id))
+    finished = any(e.type == "match_won" for e in everything)
     console = Console(highlight=False)
-    for line in describe(stored, reveal or finished):
+    for line in describe(everything[:at], reveal or finished):
         console.print(line)

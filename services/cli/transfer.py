@@ -12,7 +12,7 @@ from services.projector.jobs import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.schema import event_from_json, event_to_json
-from shared.rules.chance import commitment_of
+from shared.rules.chance import fits_commitment
 
 from .context import backends
 
@@ -38,13 +38,6 @@ def export(match_id: str, output: IO[bytes], include_seed: bool) -> None:
         output.write(orjson.dumps(event_to_json(event)) + b"\n")
 
 
-def _seed_fits(seed: object, commitment: object) -> bool:
-    try:
-        return isinstance(seed, str) and len(seed) == 64 and commitment_of(seed) == commitment
-    except ValueError:  # not hexadecimal
-        return False
-
-
 @click.command("import")
 @click.argument("source", type=click.File("rb"))
 def import_(source: IO[bytes]) -> None:
@@ -63,7 +56,7 @@ def import_(source: IO[bytes]) -> None:
         sys.exit(2)
     report = audit_events(match_id, stored)
     seed = header.get("seed")
-    if report.ok and seed is not None and not _seed_fits(seed, stored[0].data.get("seed_commitment")):
+    if report.ok and seed is not None and not fits_commitment(seed, stored[0].data.get("seed_commitment")):
         report.fail(1, "seed", "the exported seed does not match the match's commitment")
     if not report.ok:
         first = report.failures[0]

@@ -125,12 +125,7 @@ def rebuild_match(
         return park_if_poisoned(ctx, match_id, error, generation=generation)
     if not projection.version:
         return 0
-    if generation is None:
-        publish_live(ctx.readmodels, projection, relist=True, replace_same_version=True)
-        ctx.cache.put(projection)
-    else:
-        publish(ctx.readmodels, projection, relist=True, replace_same_version=True,
-                generation=generation, clear_mark=False)
+    _publish_to(ctx, projection, generation, replace_same_version=True)
     return projection.version
 
 
@@ -163,14 +158,23 @@ def park_if_poisoned(
     if found is None:  # every event folds: the failure lies elsewhere (e.g. a bug in a view)
         raise error
     before, poison = found
-    if before.version and generation is None:
-        publish_live(ctx.readmodels, before, relist=True)
-        ctx.cache.put(before)
-    elif before.version:
-        publish(ctx.readmodels, before, relist=True, generation=generation, clear_mark=False)
+    if before.version:
+        _publish_to(ctx, before, generation)
     ParkedMatches(ctx.readmodels.client).park(match_id, poison, ctx.store.version(match_id))
     log.error("Parked match %s: event %d cannot be folded (%s)", match_id, poison.version, poison.error)
     return before.version
+
+
+def _publish_to(
+    ctx: ProjectorContext, projection: Projection, generation: int | None, *, replace_same_version: bool = False,
+) -> None:
+    """Relist and write into ``generation`` only, or (None) into the live ones and the fold cache."""
+    if generation is None:
+        publish_live(ctx.readmodels, projection, relist=True, replace_same_version=replace_same_version)
+        ctx.cache.put(projection)
+    else:
+        publish(ctx.readmodels, projection, relist=True, replace_same_version=replace_same_version,
+                generation=generation, clear_mark=False)
 
 
 def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:
@@ -199,11 +203,12 @@ def publish_live(
     about to replace it. It is always relisted: its lobby may not list the match yet.
     """
     pointer = readmodels.pointer()
+    models = read_models_of(projection)  # once, for both generations
     if pointer.building is not None:
-        publish(readmodels, projection, relist=True, replace_same_version=replace_same_version,
-                generation=pointer.building, clear_mark=False)
-    publish(readmodels, projection, relist=relist, replace_same_version=replace_same_version,
-            generation=pointer.generation)
+        _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
+               generation=pointer.building, clear_mark=False)
+    _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
+           generation=pointer.generation, clear_mark=True)
 
 
 def publish(
@@ -216,9 +221,17 @@ def publish(
     ``generation``: where to write (None: the generation reads use, resolved once).
     ``clear_mark``: clear the match's unprojected mark up to the projection's version.
     """
-    match_id, created_at = projection.match_id, projection.created_at or 0
     generation = readmodels.generation() if generation is None else generation
-    models = read_models_of(projection)
+    return _write(readmodels, projection, read_models_of(projection), relist=relist,
+                  replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark)
+
+
+def _write(
+    readmodels: ReadModels, projection: Projection, models: MatchReadModels, *, relist: bool,
+    replace_same_version: bool, generation: int, clear_mark: bool,
+) -> bool:
+    """``publish`` with the read models already computed and the generation resolved."""
+    match_id, created_at = projection.match_id, projection.created_at or 0
     for result in models.results:
         readmodels.record_result(
             match_id, result.player_id, result.name, result.won,

@@ -99,13 +99,13 @@ def drain(
             if not batch:
                 return caught_up
         for match_id in batch:
-            caught_up += _catch_up(match_id, ctx)
+            caught_up += _catch_up_one(match_id, ctx)
         if time.monotonic() > deadline:
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
 
 
-def _catch_up(match_id: str, ctx: ProjectorContext) -> int:
+def _catch_up_one(match_id: str, ctx: ProjectorContext) -> int:
     """Catch one match up; a failure of that match alone is logged and left to the sweep."""
     try:
         catch_up(match_id, ctx)

@@ -141,18 +141,25 @@ class ParkedMatches:
         A match whose views moved past it (a fixed projector caught it up) is no longer
         stuck, even before the next sweep forgets its record.
         """
-        records = sorted(self.all().values(), key=lambda record: record.match)
-        served = readmodels.at(readmodels.generation())
-        versions = served.projected_versions([record.match for record in records]) if records else []
-        return [record for record, version in zip(records, versions) if version < record.version]
+        return _stuck(self.all(), readmodels)
 
     def forget_passed(self, readmodels: ReadModels) -> list[str]:
         """Remove the records of matches whose views moved past their poison; their ids."""
-        stuck = {record.match for record in self.current(readmodels)}
-        passed = [match_id for match_id in self.all() if match_id not in stuck]
+        # One read of the registry: a match parked after it is never taken for passed.
+        records = self.all()
+        stuck = {record.match for record in _stuck(records, readmodels)}
+        passed = [match_id for match_id in records if match_id not in stuck]
         for match_id in passed:
             self.remove(match_id)
         return passed
+
+
+def _stuck(records: dict[str, ParkedMatch], readmodels: ReadModels) -> list[ParkedMatch]:
+    """Those of ``records`` whose served views have not passed the poison, by match id."""
+    ordered = sorted(records.values(), key=lambda record: record.match)
+    served = readmodels.at(readmodels.generation())
+    versions = served.projected_versions([record.match for record in ordered]) if ordered else []
+    return [record for record, version in zip(ordered, versions) if version < record.version]
 
 
 def unpark(match_id: str, context: Any = None) -> ParkedMatch | None:

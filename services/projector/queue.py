@@ -40,26 +40,24 @@ def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Jo
     Results are not kept (``result_ttl=0``): the read models are the result. Enqueuing
     one job per append is fine: a job folds everything new, so later ones find little.
     """
-    return queue.enqueue(
-        CATCH_UP_JOB,
-        validate_match_id(match_id),
-        job_timeout=JOB_TIMEOUT_SECONDS,
-        result_ttl=0,
-        failure_ttl=FAILURE_TTL_SECONDS,
-        description=f"catch up match {match_id}",
-        pipeline=pipeline,
-    )
+    return _enqueue_live(queue, CATCH_UP_JOB, validate_match_id(match_id), f"catch up match {match_id}", pipeline)
 
 
 def enqueue_drain(queue: Queue, lane: int) -> Job:
     """Ask for a catch-up lane to be drained (see :mod:`services.projector.lanes`)."""
+    return _enqueue_live(queue, DRAIN_JOB, int(lane), f"drain catch-up lane {lane}")
+
+
+def _enqueue_live(queue: Queue, job: str, argument: Any, description: str, pipeline: Any = None) -> Job:
+    """Queue a live catch-up job: short, no result kept (the read models are the result)."""
     return queue.enqueue(
-        DRAIN_JOB,
-        int(lane),
+        job,
+        argument,
         job_timeout=JOB_TIMEOUT_SECONDS,
         result_ttl=0,
         failure_ttl=FAILURE_TTL_SECONDS,
-        description=f"drain catch-up lane {lane}",
+        description=description,
+        pipeline=pipeline,
     )
 
 

@@ -39,6 +39,19 @@ def _match_key(match_id: str, what: str) -> str:
     return f"{PREFIX}:{{m:{validate_match_id(match_id)}}}:{what}"
 
 
+def _player_key(player_id: str, what: str) -> str:
+    # Player ids obey the same alphabet as match ids.
+    return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:{what}"
+
+
+def _id_from_key(key: str | bytes, tag: str) -> str:
+    """The id in the hash tag ``{<tag>:<id>}`` of ``key``."""
+    text = key.decode() if isinstance(key, bytes) else key
+    start = text.index(f"{{{tag}:") + len(tag) + 2
+    end = text.index("}", start)
+    return validate_match_id(text[start:end])
+
+
 def match_events(match_id: str) -> str:
     """The match's event stream: entry ``n-0`` is the event of version ``n``."""
     return _match_key(match_id, "events")
@@ -70,7 +83,7 @@ def match_seed(match_id: str) -> str:
 
 def player(player_id: str) -> str:
     """A registered player (a hash: id, name); shares its hash tag with the player's scoreboard keys."""
-    return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:player"
+    return _player_key(player_id, "player")
 
 
 def player_name(name: str) -> str:
@@ -90,10 +103,7 @@ MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
 
 def match_id_from_key(key: str | bytes) -> str:
     """Recover the match id from any per-match key (e.g. a SCAN result)."""
-    text = key.decode() if isinstance(key, bytes) else key
-    start = text.index("{m:") + 3
-    end = text.index("}", start)
-    return validate_match_id(text[start:end])
+    return _id_from_key(key, "m")
 
 
 # --- Read models (written by the projector, read by the API) -------------------------
@@ -139,6 +149,12 @@ def _generation_suffix(generation: int) -> str:
     return f":g{generation}" if validate_generation(generation) else ""
 
 
+def _lobby_status(status: str) -> str:
+    if status not in LOBBY_STATUSES:
+        raise InvalidLobbyStatusError(f"invalid lobby status: {status!r}")
+    return status
+
+
 def match_views(match_id: str, generation: int = 0) -> str:
     """The match's read models (a hash: version, A, B, spectator, summary)."""
     return _match_key(match_id, "views") + _generation_suffix(generation)
@@ -146,9 +162,7 @@ def match_views(match_id: str, generation: int = 0) -> str:
 
 def lobby(status: str, generation: int = 0) -> str:
     """The matches of one status (a sorted set: match id scored by creation time in ms)."""
-    if status not in LOBBY_STATUSES:
-        raise InvalidLobbyStatusError(f"invalid lobby status: {status!r}")
-    return f"{PREFIX}:lobby:{status}" + _generation_suffix(generation)
+    return f"{PREFIX}:lobby:{_lobby_status(status)}" + _generation_suffix(generation)
 
 
 def scoreboard(generation: int = 0) -> str:
@@ -159,11 +173,6 @@ def scoreboard(generation: int = 0) -> str:
 def scoreboard_matches(generation: int = 0) -> str:
     """The finished matches the scoreboard counted (a set: its size is the board's version)."""
     return SCOREBOARD_MATCHES + _generation_suffix(generation)
-
-
-def _player_key(player_id: str, what: str) -> str:
-    # Player ids obey the same alphabet as match ids (see ``player`` above).
-    return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:{what}"
 
 
 def player_results(player_id: str, generation: int = 0) -> str:
@@ -178,9 +187,7 @@ def player_totals(player_id: str, generation: int = 0) -> str:
 
 def player_matches(player_id: str, status: str, generation: int = 0) -> str:
     """The player's matches of one status (a sorted set like the lobby's, in the player's slot)."""
-    if status not in LOBBY_STATUSES:
-        raise InvalidLobbyStatusError(f"invalid lobby status: {status!r}")
-    return _player_key(player_id, f"matches:{status}") + _generation_suffix(generation)
+    return _player_key(player_id, f"matches:{_lobby_status(status)}") + _generation_suffix(generation)
 
 
 def player_matches_pattern(status: str, generation: int) -> str:
@@ -211,10 +218,7 @@ def player_results_pattern(generation: int) -> str:
 
 def player_id_from_key(key: str | bytes) -> str:
     """Recover the player id from any per-player key (e.g. a SCAN result)."""
-    text = key.decode() if isinstance(key, bytes) else key
-    start = text.index("{p:") + 3
-    end = text.index("}", start)
-    return validate_match_id(text[start:end])
+    return _id_from_key(key, "p")
 
 
 # --- Catch-up lanes (on the queue's Redis, beside RQ's keys; see services/projector/lanes.py)

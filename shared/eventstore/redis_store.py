@@ -3,9 +3,10 @@
 Layout (key names come from :mod:`shared.eventstore.keys` only):
 
 - ``truc:{m:<id>}:events`` - a stream whose entry ``n-0`` is the event of version
-  ``n``, with fields ``t`` (type), ``s`` (schema version), ``at`` (epoch ms) and
-  ``d`` (data, JSON bytes). Streams are NEVER trimmed (no XTRIM, no MAXLEN): the
-  stream is the only source of truth, and XLEN *is* the current version.
+  ``n``, with fields ``t`` (type), ``s`` (schema version), ``at`` (epoch ms),
+  ``d`` (data, JSON bytes) and ``h`` (its hash-chain link, see ``model.chain_hash``).
+  Streams are NEVER trimmed (no XTRIM, no MAXLEN): the stream is the only source of
+  truth, and XLEN *is* the current version.
 - ``truc:{m:<id>}:unprojected`` - the version of the latest append, set by the
   append itself; the projector clears it once it has folded that far.
 - ``truc:{m:<id>}:catchup`` - set by an append that should ask for a catch-up job,
@@ -15,10 +16,9 @@ Layout (key names come from :mod:`shared.eventstore.keys` only):
 
 Why a Lua append rather than WATCH/MULTI/EXEC: both let exactly one racer win,
 but the script is one round trip (~8k appends/s for one client, measured) where
-WATCH costs three (~2.9k/s). Both keys of the script share the match's hash tag
-and are declared in KEYS, so it runs unchanged on Redis Cluster. Scripts are
-sent as raw EVALSHA (falling back to EVAL on NOSCRIPT) because redis-py's
-``Script`` object cannot run inside a cluster pipeline.
+WATCH costs three (~2.9k/s). Every key of the script shares the match's hash tag
+and is declared in KEYS, so it runs unchanged on Redis Cluster (the scripts live in
+:mod:`shared.eventstore.redis_lua`, run by :mod:`shared.eventstore.scripts`).
 """
 
 from __future__ import annotations

@@ -98,6 +98,12 @@ def commitment_of(seed: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
 
 
+def fits_commitment(seed: object, commitment: object) -> bool:
+    """Is ``seed`` a well-formed seed (64 lowercase hex digits) whose commitment is ``commitment``?"""
+    return (isinstance(seed, str) and len(seed) == 64 and all(c in "0123456789abcdef" for c in seed)
+            and commitment_of(seed) == commitment)
+
+
 def _draws(seed: str, round_number: int) -> Iterator[int]:
     prefix = bytes.fromhex(seed) + b"truc-deal" + round_number.to_bytes(4, "big")
     block = 0

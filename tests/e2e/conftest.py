@@ -68,6 +68,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     )
     http = Http(f"http://127.0.0.1:{port}")
     stack = Stack(http, redis.Redis.from_url(server.url), env, data)
+    bot: subprocess.Popen | None = None
     try:
         _wait_healthy(http, api, data)
         for _ in range(2):
@@ -78,7 +79,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         )
         yield stack
     finally:
-        processes = [api, *stack.workers, *([bot] if "bot" in locals() else [])]
+        processes = [process for process in (api, *stack.workers, bot) if process is not None]
         for process in processes:
             process.terminate()
         for process in processes:

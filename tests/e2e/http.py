@@ -19,15 +19,15 @@ class Reply:
 
 
 class Http:
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, timeout: float = 40.0) -> None:
         parts = urlsplit(base_url)
-        self.host, self.port = parts.hostname, parts.port
+        self.host, self.port, self.timeout = parts.hostname, parts.port, timeout
         self._local = threading.local()
 
     def _connection(self) -> http.client.HTTPConnection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = http.client.HTTPConnection(self.host, self.port, timeout=40)
+            conn = self._local.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         return conn
 
     def request(

@@ -11,6 +11,7 @@ from services.projector.jobs import fresh_views
 from shared.audit import audit_events
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from tests import projector_support
 
 COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")
 
@@ -51,15 +52,7 @@ def read_model_differences(client: Any, match_ids: Iterable[str]) -> list[str]:
 
 def recount(client: Any, match_ids: Iterable[str]) -> dict[str, Counter]:
     """Each player's scoreboard counters, counted again from the streams of ``match_ids``."""
-    store = RedisEventStore(client)
-    totals: dict[str, Counter] = {}
-    for match_id in match_ids:
-        for result in fresh_views(store, match_id).results:
-            totals.setdefault(result.player_id, Counter()).update({
-                "matches_played": 1, "matches_won": int(result.won), "rounds_won": result.rounds_won,
-                "points_for": result.points_for, "points_against": result.points_against,
-            })
-    return totals
+    return projector_support.recount(RedisEventStore(client), match_ids)
 
 
 def scoreboard_rows(client: Any, player_ids: Iterable[str]) -> dict[str, Counter]:

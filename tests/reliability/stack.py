@@ -6,7 +6,6 @@ port and data directory (so its AOF is what survives), workers one by one.
 
 from __future__ import annotations
 
-import http.client
 import os
 import signal
 import subprocess
@@ -30,14 +29,7 @@ class TimedHttp(Http):
     """The end-to-end HTTP client with a short socket timeout, so a hang fails fast."""
 
     def __init__(self, base_url: str, timeout: float = CLIENT_TIMEOUT) -> None:
-        super().__init__(base_url)
-        self.timeout = timeout
-
-    def _connection(self) -> http.client.HTTPConnection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        return conn
+        super().__init__(base_url, timeout)
 
 
 class Stack:

@@ -116,7 +116,8 @@ def rebuild_with_kills(stack: Stack, rng: random.Random) -> tuple[int, int]:
         for worker in [worker for worker in stack.workers if worker.poll() is None]:
             stack.kill_worker(worker)
         orphaned = len(running_rebuild_jobs(stack))  # every worker is dead: whatever is running is orphaned
-        stack.start_worker(), stack.start_worker()
+        for _ in range(2):
+            stack.start_worker()
     output = rebuild.communicate(timeout=60)[0]
     assert rebuild.returncode == 0, output
     return orphaned, sum(int(count) for count in re.findall(r"Queued again (\d+) job", output))

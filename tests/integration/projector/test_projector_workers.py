@@ -13,7 +13,7 @@ from services.projector.queue import enqueue_catch_up
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from tests.integration.projector.support import StartWorker, wait_until
+from tests.integration.projector.support import PLAYERS, StartWorker, players_of, wait_until
 from tests.projector_support import (
     append_in_batches,
     random_match,
@@ -21,13 +21,7 @@ from tests.projector_support import (
     wipe_read_models,
 )
 
-PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol"), ("p4", "dave")]
 PLAYER_IDS = [player_id for player_id, _ in PLAYERS]
-
-
-def players_of(n: int) -> tuple[tuple[str, str], tuple[str, str]]:
-    first, second = random.Random(n).sample(PLAYERS, 2)
-    return first, second
 
 
 def store_matches(store: RedisEventStore, count: int, queue: Queue | None = None) -> dict[str, int]:

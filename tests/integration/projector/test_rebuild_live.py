@@ -26,18 +26,12 @@ from shared.codec import encode
 from shared.eventstore import RedisEventStore, keys
 from shared.readmodel_pointer import Pointer, read_pointer
 from shared.readmodels import ReadModels
-from tests.integration.projector.support import REPO, StartWorker, wait_until
-from tests.projector_support import append_in_batches, random_match
+from tests.integration.projector.support import REPO, StartWorker, players_of, wait_until
+from tests.projector_support import append_in_batches, random_match, recount
 
 HISTORY = 300  # matches played before the rebuild
 LIVE_AT_ONCE = 6  # matches being played during it
-PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol"), ("p4", "dave")]
 WORKERS = 2
-
-
-def players_of(n: int) -> tuple[tuple[str, str], tuple[str, str]]:
-    first, second = random.Random(n).sample(PLAYERS, 2)
-    return first, second
 
 
 def store_history(store: RedisEventStore) -> None:
@@ -137,17 +131,6 @@ def all_caught_up(store: RedisEventStore, readmodels: ReadModels) -> bool:
     return not any(True for _ in store.unprojected()) and versions == [store.version(m) for m in match_ids]
 
 
-def recount(store: RedisEventStore) -> dict[str, Counter]:
-    totals: dict[str, Counter] = {}
-    for match_id in store.match_ids():
-        for result in fresh_views(store, match_id).results:
-            totals.setdefault(result.player_id, Counter()).update({
-                "matches_played": 1, "matches_won": int(result.won), "rounds_won": result.rounds_won,
-                "points_for": result.points_for, "points_against": result.points_against,
-            })
-    return totals
-
-
 def generation_zero_keys(client: redis.Redis) -> Iterator[bytes]:
     for pattern in (keys.match_views_pattern(0), keys.player_totals_pattern(0), keys.player_results_pattern(0)):
         yield from client.scan_iter(match=pattern)
@@ -193,5 +176,5 @@ def test_a_rebuild_during_live_play_switches_to_a_complete_generation_without_a_
         assert new.summary(match_id) == expected.summary
     board = new.scoreboard(limit=100)
     assert {row["id"]: Counter({k: v for k, v in row.items() if k not in ("id", "name")})
-            for row in board["players"]} == recount(store)
+            for row in board["players"]} == recount(store, store.match_ids())
     assert list(generation_zero_keys(redis_client)) == []

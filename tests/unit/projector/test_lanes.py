@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import fakeredis
 import pytest
 from rq import SimpleWorker
@@ -15,14 +13,7 @@ from services.projector.queue import DRAIN_JOB, catch_up_queue
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from tests.projector_support import append_in_batches, random_match
-
-
-def store_matches(store: RedisEventStore, count: int) -> list[str]:
-    match_ids = [f"m{n}" for n in range(count)]
-    for n, match_id in enumerate(match_ids):
-        append_in_batches(store, match_id, random_match(n, match_id), random.Random(n))
-    return match_ids
+from tests.projector_support import random_match, store_matches
 
 
 @pytest.fixture

@@ -9,20 +9,20 @@ from collections import Counter
 import fakeredis
 import pytest
 from click.testing import CliRunner
-from rq import SimpleWorker, Worker
+from rq import Queue, SimpleWorker, Worker
 
 from services.cli import rebuild as rebuild_command
 from services.cli.context import Backends
 from services.projector import rebuild as rebuild_module
 from services.projector.jobs import ProjectorContext, catch_up, fresh_views, rebuild_batch
 from services.projector.queue import REBUILD_JOB, catch_up_queue, enqueue_rebuild, rebuild_queue
-from services.projector.rebuild import Rebuild, RebuildError, RebuildOptions, batches
+from services.projector.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport, batches
 from shared.codec import encode
 from shared.config import Config
 from shared.eventstore import RedisEventStore, keys
 from shared.readmodel_pointer import Pointer, RebuildLockError, lock_rebuild, read_pointer, start_building
 from shared.readmodels import ReadModels
-from tests.projector_support import append_in_batches, random_match
+from tests.projector_support import append_in_batches, random_match, recount
 
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]
 QUICK = RebuildOptions(batch_size=2, grace_seconds=0, poll_seconds=0.01)
@@ -35,17 +35,6 @@ def store_matches(store: RedisEventStore, count: int, first: int = 0) -> list[st
         append_in_batches(store, match_id, random_match(n, match_id, tuple(rng.sample(PLAYERS, 2))), rng)
         match_ids.append(match_id)
     return match_ids
-
-
-def recount(store: RedisEventStore, match_ids: list[str]) -> dict[str, Counter]:
-    totals: dict[str, Counter] = {}
-    for match_id in match_ids:
-        for result in fresh_views(store, match_id).results:
-            totals.setdefault(result.player_id, Counter()).update({
-                "matches_played": 1, "matches_won": int(result.won), "rounds_won": result.rounds_won,
-                "points_for": result.points_for, "points_against": result.points_against,
-            })
-    return totals
 
 
 def assert_generation_is_a_fresh_fold(store: RedisEventStore, readmodels: ReadModels, generation: int) -> None:
@@ -189,6 +178,25 @@ def test_a_rebuild_refuses_to_start_beside_another_one(
     assert Rebuild(store, readmodels, None, RebuildOptions(grace_seconds=0, force=True)).run().generation == 1
 
 
+class Rebuilding(threading.Thread):
+    """A rebuild run in a thread, its jobs run here: RQ's worker wants the main thread (signals)."""
+
+    def __init__(self, rebuild: Rebuild, queue: Queue) -> None:
+        super().__init__(daemon=True)
+        self.rebuild, self.queue, self.report = rebuild, queue, None
+
+    def run(self) -> None:
+        self.report = self.rebuild.run()
+
+    def work_until_done(self) -> RebuildReport:
+        """Burst-work the rebuild's queue until the rebuild ends; its report."""
+        while self.is_alive():
+            SimpleWorker([self.queue], connection=self.queue.connection).work(burst=True)
+            self.join(0.01)
+        assert self.report is not None, "the rebuild failed"
+        return self.report
+
+
 def test_jobs_through_the_rebuild_queue_build_the_new_generation(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
     process_context: ProjectorContext, monkeypatch: pytest.MonkeyPatch,
@@ -196,14 +204,10 @@ def test_jobs_through_the_rebuild_queue_build_the_new_generation(
     store_matches(store, 5)
     queue = rebuild_queue(fake_redis, "projector")
     monkeypatch.setattr(rebuild_module, "registered_workers", lambda queue: 1)
-    result: dict = {}
-    rebuilding = threading.Thread(target=lambda: result.update(
-        report=Rebuild(store, readmodels, queue, QUICK).run()))
+    rebuilding = Rebuilding(Rebuild(store, readmodels, queue, QUICK), queue)
     rebuilding.start()
-    while rebuilding.is_alive():  # RQ's worker wants the main thread (signals)
-        SimpleWorker([queue], connection=fake_redis).work(burst=True)
-        rebuilding.join(0.01)
-    assert (result["report"].jobs, result["report"].workers) == (3, 1)
+    report = rebuilding.work_until_done()
+    assert (report.jobs, report.workers) == (3, 1)
     assert_generation_is_a_fresh_fold(store, readmodels, 1)
     assert read_pointer(fake_redis).generation == 1
 
@@ -217,17 +221,12 @@ def test_a_job_taken_by_a_worker_that_died_before_starting_it_is_queued_again(
     monkeypatch.setattr(rebuild_module, "registered_workers", lambda queue: 1)
     said: list[str] = []
     options = RebuildOptions(batch_size=2, grace_seconds=0, poll_seconds=0.01, lost_check_seconds=0.05)
-    result: dict = {}
-    rebuilding = threading.Thread(target=lambda: result.update(
-        report=Rebuild(store, readmodels, queue, options, say=said.append).run()))
+    rebuilding = Rebuilding(Rebuild(store, readmodels, queue, options, say=said.append), queue)
     rebuilding.start()
     while not queue.count:
         rebuilding.join(0.001)
     taken = fake_redis.lpop(queue.key).decode()  # the worker's dequeue, then its death
-    while rebuilding.is_alive():
-        SimpleWorker([queue], connection=fake_redis).work(burst=True)
-        rebuilding.join(0.01)
-    assert result["report"].jobs == 3
+    assert rebuilding.work_until_done().jobs == 3
     assert queue.fetch_job(taken).get_status() == "finished"
     assert "Queued again 1 job(s) a worker took and died before starting." in said
     assert_generation_is_a_fresh_fold(store, readmodels, 1)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import fakeredis
 from rq import SimpleWorker
 
@@ -19,18 +17,11 @@ from services.projector.worker import build_worker
 from shared.config import Config
 from shared.eventstore import NewEvent, RedisEventStore
 from shared.readmodels import ReadModels
-from tests.projector_support import append_in_batches, random_match
+from tests.projector_support import store_matches
 
 
 def config(sweep_seconds: int = 30) -> Config:
     return Config.from_env({"REDIS_URL": "redis://unused:6379/0", "SWEEP_SECONDS": str(sweep_seconds)})
-
-
-def store_matches(store: RedisEventStore, count: int) -> list[str]:
-    match_ids = [f"m{n}" for n in range(count)]
-    for n, match_id in enumerate(match_ids):
-        append_in_batches(store, match_id, random_match(n, match_id), random.Random(n))
-    return match_ids
 
 
 def test_a_job_through_the_queue_catches_its_match_up(
