@@ -20,7 +20,7 @@ class Config:
     data_dir: Path = Path("var")
     embedded_redis: bool = True  # no REDIS_URL given: `make run` starts redis-server itself
     queue_name: str = "projector"
-    catch_up_lanes: int = 4  # how many projector workers can drain catch-ups at once
+    catch_up_lanes: int = 2  # how many projector workers drain catch-ups at once: best = the workers
     catch_up_linger_ms: float = 5.0  # a drain waits this long first, batching the appends meanwhile
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     api_threads: int = 8  # gunicorn threads per API process
@@ -36,16 +36,17 @@ class Config:
         # with another DATA_DIR never collides with the first.
         redis_url = env.get("REDIS_URL") or f"unix://{data_dir / 'redis.sock'}"
         api_threads = int(env.get("API_THREADS", "8"))
+        workers = int(env.get("WORKERS", "2"))
         return cls(
             redis_url=redis_url,
             queue_url=env.get("QUEUE_URL") or redis_url,
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
-            workers=int(env.get("WORKERS", "2")),
+            workers=workers,
             data_dir=data_dir,
             embedded_redis=embedded,
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
-            catch_up_lanes=int(env.get("CATCH_UP_LANES", "4")),
+            catch_up_lanes=int(env.get("CATCH_UP_LANES") or workers),
             catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
             api_threads=api_threads,
             max_streams=int(env.get("MAX_STREAMS") or max(1, api_threads - 2)),

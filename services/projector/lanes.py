@@ -4,14 +4,19 @@ An RQ job costs a worker about 4 ms of bookkeeping (two dozen Redis commands) be
 folds anything, more than catching a match up does. So the API does not queue a job per
 append: it adds the match to one of a few lanes (a set each; a match's lane is fixed by a
 hash of its id) and queues a :func:`drain` job only when the lane is not armed already.
-The drain keeps the lane armed, takes its matches in batches and catches each up until
-the lane is empty, then disarms it and looks once more (a match added just before that
-found the lane armed and queued nothing). Under load one job drains many matches; idle,
-each append still gets a job of its own. Lanes let several workers drain at once.
+The drain keeps the lane armed, takes its matches in batches and catches each up. Lanes
+let several workers drain at once.
 
 A drain first lingers a few milliseconds (``ProjectorContext.linger_seconds``, from
-``CATCH_UP_LINGER_MS``): the appends of that window join its batch, and a match that moved
-twice meanwhile is folded and written once. It costs the read models that much lag.
+``CATCH_UP_LINGER_MS``): the appends of that window join one batch, and a match that moved
+twice meanwhile is folded and written once. It costs the read models that much lag. When
+its lane runs empty the drain does not leave at once, since under steady play the next
+request is a few milliseconds away: it blocks on the lane's wake list (a request to an
+armed lane pushes to it) for up to ``PATIENCE_SECONDS``, lingers again when woken, and
+carries on. It waits only while no other job waits for a worker. Then it disarms the lane
+and looks once more (a match added just before that found the lane armed and queued
+nothing). Under load one job serves a lane for its whole budget; idle, each append still
+gets a job of its own.
 
 Nothing relies on a lane for safety: every append also marks its match unprojected, and
 the workers' sweep catches up whatever a drain that died with its worker left behind. The
@@ -23,19 +28,28 @@ from __future__ import annotations
 import logging
 import time
 import zlib
-from collections.abc import Callable
-from typing import Any
 
 import redis
 from rq import Queue, get_current_job
 
 from services.projector.jobs import ProjectorContext, catch_up, current_context
-from services.projector.queue import enqueue_drain
+from services.projector.queue import enqueue_drain, rebuild_queue
 from shared.eventstore import keys
+from shared.eventstore.scripts import Script
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 BATCH = 64  # matches taken from a lane at once
 BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
+PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
+
+# One round trip for a request: file the match, and arm the lane unless it is armed; an
+# armed lane's drain may be waiting for requests, so wake it (one token is enough).
+_REQUEST = Script("""
+redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('LLEN', KEYS[3]) == 0 then redis.call('RPUSH', KEYS[3], '1') end
+return 0
+""")
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +57,11 @@ log = logging.getLogger(__name__)
 class CatchUpLanes:
     """The lanes of one catch-up queue (their keys live beside the queue's)."""
 
-    def __init__(self, queue: Queue, count: int = 4) -> None:
+    def __init__(self, queue: Queue, count: int = 2) -> None:
         self.queue, self.count = queue, max(1, count)
         self._client = queue.connection
+        # Jobs waiting for a worker: a drain watching an empty lane gives its worker back to them.
+        self._queued = (queue.key, rebuild_queue(self._client, queue.name).key)
 
     def lane_of(self, match_id: str) -> int:
         return zlib.crc32(keys.validate_match_id(match_id).encode()) % self.count
@@ -53,29 +69,34 @@ class CatchUpLanes:
     def request(self, match_id: str) -> bool:
         """Ask for a catch-up of ``match_id``; True if this queued its lane's drain job."""
         lane = self.lane_of(match_id)
-        pipe = self._client.pipeline(transaction=False)
-        pipe.sadd(keys.lane_pending(self.queue.name, lane), match_id)
-        pipe.set(keys.lane_armed(self.queue.name, lane), 1, nx=True, px=ARMED_MS)
-        armed_now = bool(pipe.execute()[1])
+        name = self.queue.name
+        lane_keys = (keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane))
+        armed_now = bool(_REQUEST(self._client, lane_keys, (match_id, ARMED_MS)))
         if armed_now:
             enqueue_drain(self.queue, lane)
         return armed_now
 
-    def take(self, lane: int, count: int = BATCH) -> list[str]:
-        """Up to ``count`` matches of the lane, each handed to this caller only; the lane stays armed."""
-        armed = keys.lane_armed(self.queue.name, lane)
-        return self._take(lane, count, lambda pipe: pipe.set(armed, 1, px=ARMED_MS))
+    def take(self, lane: int, count: int = BATCH) -> tuple[list[str], bool]:
+        """Up to ``count`` matches of the lane, each handed to this caller only, the lane kept
+        armed; and whether any job waits for a worker meanwhile. One round trip."""
+        pipe = self._client.pipeline(transaction=False)
+        pipe.set(keys.lane_armed(self.queue.name, lane), 1, px=ARMED_MS)
+        pipe.spop(keys.lane_pending(self.queue.name, lane), count)
+        for queued in self._queued:
+            pipe.llen(queued)
+        _, taken, *waiting = pipe.execute()
+        return _ids(taken), any(waiting)
 
     def disarm_and_take(self, lane: int, count: int = BATCH) -> list[str]:
         """Disarm the lane, then take what was added before that (its requests queued no job)."""
-        armed = keys.lane_armed(self.queue.name, lane)
-        return self._take(lane, count, lambda pipe: pipe.delete(armed))
-
-    def _take(self, lane: int, count: int, first: Callable[[Any], Any]) -> list[str]:
         pipe = self._client.pipeline(transaction=False)  # one round trip, in this order
-        first(pipe)
+        pipe.delete(keys.lane_armed(self.queue.name, lane))
         pipe.spop(keys.lane_pending(self.queue.name, lane), count)
-        return [match_id.decode() for match_id in pipe.execute()[1]]
+        return _ids(pipe.execute()[1])
+
+    def wait(self, lane: int, seconds: float) -> bool:
+        """Block until a request reaches the armed lane, at most ``seconds``; True if one did."""
+        return self._client.blpop([keys.lane_wake(self.queue.name, lane)], timeout=seconds) is not None
 
     def waiting(self, lane: int) -> int:
         """How many matches wait in the lane."""
@@ -84,17 +105,19 @@ class CatchUpLanes:
 
 def drain(
     lane: int, lanes: CatchUpLanes | None = None, context: ProjectorContext | None = None,
-    budget_seconds: float = BUDGET_SECONDS,
+    budget_seconds: float = BUDGET_SECONDS, patience_seconds: float = PATIENCE_SECONDS,
 ) -> int:
     """The lane's job: catch up every match of ``lane`` until it is empty; how many it caught up."""
     lanes = lanes or _lanes_of_this_job()
     ctx = context or current_context()
-    time.sleep(ctx.linger_seconds)
     deadline = time.monotonic() + budget_seconds
     caught_up = 0
     while True:
-        batch = lanes.take(lane)
+        time.sleep(ctx.linger_seconds)  # the appends of this window join the batch
+        batch, others_wait = lanes.take(lane)
         if not batch:
+            if not others_wait and time.monotonic() < deadline and lanes.wait(lane, patience_seconds):
+                continue
             batch = lanes.disarm_and_take(lane)
             if not batch:
                 return caught_up
@@ -103,6 +126,10 @@ def drain(
         if time.monotonic() > deadline:
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
+
+
+def _ids(members: list[bytes]) -> list[str]:
+    return [member.decode() for member in members]
 
 
 def _catch_up_one(match_id: str, ctx: ProjectorContext) -> int:

@@ -232,3 +232,8 @@ def lane_pending(queue_name: str, lane: int) -> str:
 def lane_armed(queue_name: str, lane: int) -> str:
     """Set while the lane has a drain job queued or running, so appends queue no other."""
     return f"{PREFIX}:{{lanes:{queue_name}}}:{int(lane)}:armed"
+
+
+def lane_wake(queue_name: str, lane: int) -> str:
+    """A one-item list a request pushes while the lane is armed: wakes a drain waiting on it."""
+    return f"{PREFIX}:{{lanes:{queue_name}}}:{int(lane)}:wake"
