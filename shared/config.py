@@ -22,6 +22,7 @@ class Config:
     queue_name: str = "projector"
     catch_up_lanes: int = 2  # how many projector workers drain catch-ups at once: best = the workers
     catch_up_linger_ms: float = 5.0  # a drain waits this long first, batching the appends meanwhile
+    catch_up_busy_linger_ms: float = 20.0  # ... and this long between batches while its lane stays busy
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     api_threads: int = 8  # gunicorn threads per API process
     max_streams: int = 6  # live streams one API process holds open at once (the other threads serve commands)
@@ -48,6 +49,7 @@ class Config:
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
             catch_up_lanes=int(env.get("CATCH_UP_LANES") or workers),
             catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
+            catch_up_busy_linger_ms=float(env.get("CATCH_UP_BUSY_LINGER_MS", "20")),
             api_threads=api_threads,
             max_streams=int(env.get("MAX_STREAMS") or max(1, api_threads - 2)),
             bot_token=env.get("BOT_TOKEN") or None,

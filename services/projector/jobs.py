@@ -56,12 +56,16 @@ class ProjectorContext:
     cache: FoldCache = field(default_factory=FoldCache)
     page_size: int = PAGE_SIZE
     linger_seconds: float = 0.0  # how long a catch-up drain waits for more appends to batch
+    busy_linger_seconds: float = 0.0  # the same, while its lane stays busy (see services.projector.lanes)
 
     @classmethod
     def from_config(cls, config: Config) -> ProjectorContext:
         """Connect to the Redis of ``config`` (events and read models share it)."""
         client = connect(config.redis_url)
-        return cls(RedisEventStore(client), ReadModels(client), linger_seconds=config.catch_up_linger_ms / 1000)
+        return cls(
+            RedisEventStore(client), ReadModels(client), linger_seconds=config.catch_up_linger_ms / 1000,
+            busy_linger_seconds=config.catch_up_busy_linger_ms / 1000,
+        )
 
 
 _context: ProjectorContext | None = None

@@ -111,12 +111,15 @@ def drain(
     lanes = lanes or _lanes_of_this_job()
     ctx = context or current_context()
     deadline = time.monotonic() + budget_seconds
-    caught_up = 0
+    caught_up, busy = 0, False
+    time.sleep(ctx.linger_seconds)  # the appends of this window join the first batch
     while True:
-        time.sleep(ctx.linger_seconds)  # the appends of this window join the batch
         batch, others_wait = lanes.take(lane)
         if not batch:
-            if not others_wait and time.monotonic() < deadline and lanes.wait(lane, patience_seconds):
+            busy = False
+            if patience_seconds > 0 and not others_wait and time.monotonic() < deadline \
+                    and lanes.wait(lane, patience_seconds):
+                time.sleep(ctx.linger_seconds)  # woken by a request: let the next ones join it
                 continue
             batch = lanes.disarm_and_take(lane)
             if not batch:
@@ -126,6 +129,9 @@ def drain(
         if time.monotonic() > deadline:
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
+        if busy:  # requests keep coming while batches are caught up: gather more per batch
+            time.sleep(ctx.busy_linger_seconds)
+        busy = True
 
 
 def _ids(members: list[bytes]) -> list[str]:

@@ -18,6 +18,8 @@ from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from tests.projector_support import random_match, store_matches
 
+time_sleep = time.sleep  # the real one, for fakes that record naps and still take them
+
 
 @pytest.fixture
 def lanes(fake_redis: fakeredis.FakeRedis) -> CatchUpLanes:
@@ -134,6 +136,7 @@ def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
 
 def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
     store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     lanes = CatchUpLanes(lanes.queue, count=1)
     first, later = store_matches(store, 2)
@@ -141,12 +144,16 @@ def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
     lanes.queue.empty()
     late = threading.Timer(0.2, lambda: queued.append(lanes.request(later)))
     queued: list[bool] = []
+    context.linger_seconds, context.busy_linger_seconds = 0.001, 0.5
+    naps: list[float] = []
+    monkeypatch.setattr(lanes_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
     late.start()
     started = time.monotonic()
     assert drain(0, lanes, context, patience_seconds=1.0) == 2
     late.join()
     assert queued == [False]  # the lane was armed: the waiting drain took it, no job of its own
     assert time.monotonic() - started >= 1.2  # woken at 0.2 s, then waited its patience out again
+    assert naps == [0.001, 0.001]  # a quiet lane: the short linger at the start and after the wake-up
     assert readmodels.summary(later) == fresh_views(store, later).summary
     assert lanes.queue.count == 0 and lanes.waiting(0) == 0
     assert lanes.request(first)  # given up at last: disarmed
@@ -170,3 +177,28 @@ def test_a_drain_gives_its_worker_back_at_once_when_another_job_waits(
     assert drain(lane, lanes, context, patience_seconds=60) == 1
     assert time.monotonic() - started < 5  # it did not wait on its empty lane
     assert lanes.request(match_id)  # disarmed
+
+
+def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = CatchUpLanes(lanes.queue, count=1)
+    first, *later = store_matches(store, 4)
+    context.linger_seconds, context.busy_linger_seconds = 0.001, 0.004
+    naps: list[float] = []
+    monkeypatch.setattr(lanes_module.time, "sleep", naps.append)
+    real_catch_up = lanes_module.catch_up
+
+    def requests_keep_coming(match_id: str, ctx: ProjectorContext) -> int:
+        if later:  # the next request arrives while this match is caught up
+            lanes.request(later.pop(0))
+        return real_catch_up(match_id, ctx)
+
+    monkeypatch.setattr(lanes_module, "catch_up", requests_keep_coming)
+    lanes.request(first)
+    assert drain(0, lanes, context, patience_seconds=0) == 4
+    # The start's short linger; the second batch was found at once, and from then on the
+    # lane counts as busy: the drain waits the busy linger before each further batch.
+    assert naps == [0.001, 0.004, 0.004, 0.004]
+    assert list(store.unprojected()) == []
