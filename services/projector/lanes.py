@@ -7,16 +7,18 @@ hash of its id) and queues a :func:`drain` job only when the lane is not armed a
 The drain keeps the lane armed, takes its matches in batches and catches each up. Lanes
 let several workers drain at once.
 
-A drain first lingers a few milliseconds (``ProjectorContext.linger_seconds``, from
-``CATCH_UP_LINGER_MS``): the appends of that window join one batch, and a match that moved
+A drain lingers a few milliseconds before its first batch (``ProjectorContext.linger_seconds``,
+from ``CATCH_UP_LINGER_MS``): the appends of that window join it, and a match that moved
 twice meanwhile is folded and written once. It costs the read models that much lag. When
 its lane runs empty the drain does not leave at once, since under steady play the next
 request is a few milliseconds away: it blocks on the lane's wake list (a request to an
-armed lane pushes to it) for up to ``PATIENCE_SECONDS``, lingers again when woken, and
-carries on. It waits only while no other job waits for a worker. Then it disarms the lane
-and looks once more (a match added just before that found the lane armed and queued
-nothing). Under load one job serves a lane for its whole budget; idle, each append still
-gets a job of its own.
+armed lane pushes to it) for up to ``PATIENCE_SECONDS`` and lingers again when woken. It
+waits only while no other job waits for a worker; then it disarms the lane and looks once
+more (a match added just before that found the lane armed and queued nothing). A lane
+whose requests keep coming while batches are caught up is busy: there the drain lingers
+longer between batches (``busy_linger_seconds``, ``CATCH_UP_BUSY_LINGER_MS``), so each
+catch-up folds more appends. Under load one job serves a lane for its whole budget; idle,
+each append still gets a job of its own.
 
 Nothing relies on a lane for safety: every append also marks its match unprojected, and
 the workers' sweep catches up whatever a drain that died with its worker left behind. The
