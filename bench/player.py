@@ -6,6 +6,11 @@ legal action with the right ``If-Match`` - no read of a view between commands, s
 timed is the command path only. Should a match outlast its decks (the server then deals
 from the match's secret seed), the client cannot see the new hands and folds the match to
 its end instead.
+
+For throughput a client plans its matches before the measured window (:func:`plan_match`:
+the rules engine chooses every action and the version it must lead to), so inside the
+window it only sends them and checks that the server agrees; the clients share the
+machine with the server, and the reference's clients plan nothing either.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from shared.rules import INITIAL, CreateMatch, JoinMatch, MatchState, Raise, Seat, Status, command_for, decide, evolve
@@ -49,6 +55,44 @@ def choose(state: MatchState, rng: random.Random) -> tuple[Seat, dict[str, Any]]
     return seat, {"type": "play", "card": rng.choice(rnd.hand(seat))}
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A match decided in advance: its decks, the version after the join, and every action
+    with the seat sending it and the version it leads to (None: past the decks, see above)."""
+
+    decks: tuple[tuple[str, ...], ...]
+    joined_version: int
+    steps: tuple[tuple[Seat, dict[str, Any], int | None], ...]
+
+
+def plan_match(rng: random.Random, decks: int = DECKS_PER_MATCH) -> Plan:
+    """Play a match with the rules engine alone, as :meth:`MatchPlayer.play` would over HTTP."""
+    dealt = tuple(shuffled_deck(rng) for _ in range(decks))
+    state, version = _created_and_joined("m", dealt)
+    joined, steps = version, []
+    while state.status is not Status.FINISHED:
+        seat, action = choose(state, rng)
+        try:
+            events = decide(state, command_for(seat, action))
+        except ValueError:  # a round beyond the decks: the server deals it from the seed
+            steps.append((seat, action, None))
+            break
+        for event in events:
+            state = evolve(state, event)
+        version += len(events)
+        steps.append((seat, action, version))
+    return Plan(dealt, joined, tuple(steps))
+
+
+def _created_and_joined(match_id: str, decks: tuple[tuple[str, ...], ...]) -> tuple[MatchState, int]:
+    """The mirror of a match created with ``decks`` and joined, and its version."""
+    state, version = INITIAL, 0
+    for command in (CreateMatch(match_id, "a", "A", first_dealer=Seat.B, decks=decks), JoinMatch("b", "B")):
+        for event in decide(state, command):
+            state, version = evolve(state, event), version + 1
+    return state, version
+
+
 class MatchPlayer:
     """Plays matches as both seats of fresh players over one kept-alive connection."""
 
@@ -59,10 +103,10 @@ class MatchPlayer:
         self.state: MatchState = INITIAL
         self.tokens: dict[Seat, str] = {}
 
-    def start(self, rules: dict[str, Any] | None = None) -> None:
-        """Register two players, create a match as A and join it as B."""
+    def start(self, rules: dict[str, Any] | None = None, decks: tuple[tuple[str, ...], ...] | None = None) -> None:
+        """Register two players, create a match as A (with ``decks``, else fresh ones) and join it as B."""
         self.tokens = {Seat.A: register(self.http, self.record), Seat.B: register(self.http, self.record)}
-        decks = tuple(shuffled_deck(self.rng) for _ in range(self.decks))
+        decks = decks or tuple(shuffled_deck(self.rng) for _ in range(self.decks))
         body: dict[str, Any] = {"first_dealer": "B", "decks": [list(deck) for deck in decks]}
         if rules:
             body["rules"] = rules
@@ -71,12 +115,8 @@ class MatchPlayer:
         self.match_id = created["id"]
         joined, elapsed = self.http.expect(200, "POST", f"/matches/{self.match_id}/join", token=self.tokens[Seat.B])
         self.record("join", elapsed)
-        state = INITIAL
-        commands = (CreateMatch(self.match_id, "a", "A", first_dealer=Seat.B, decks=decks), JoinMatch("b", "B"))
-        for command in commands:
-            for event in decide(state, command):
-                state = evolve(state, event)
-        self.state, self.version = state, joined["version"]
+        self.state = _created_and_joined(self.match_id, decks)[0]
+        self.version = joined["version"]
 
     @property
     def finished(self) -> bool:
@@ -88,16 +128,20 @@ class MatchPlayer:
             events = decide(self.state, command_for(seat, action))
         except ValueError:  # a round beyond the fixture decks: dealt from the seed, unseen here
             events = None
+        reply = self._send(seat, action)
+        if events is None:
+            return self._blind(reply)
+        for event in events:
+            self.state = evolve(self.state, event)
+        return reply
+
+    def _send(self, seat: Seat, action: dict[str, Any]) -> dict[str, Any]:
         reply, elapsed = self.http.expect(
             200, "POST", f"/matches/{self.match_id}/actions", body=action, token=self.tokens[seat],
             if_match=self.version,
         )
         self.record(action["type"], elapsed)
         self.version = reply["version"]
-        if events is None:
-            return self._blind(reply)
-        for event in events:
-            self.state = evolve(self.state, event)
         return reply
 
     def _blind(self, reply: dict[str, Any]) -> dict[str, Any]:
@@ -112,14 +156,33 @@ class MatchPlayer:
         self.state = MatchState(status=Status.FINISHED)
         return reply
 
-    def play(self, until: float) -> bool:
-        """A whole match, unless ``until`` (``time.monotonic``) comes first; True if it finished."""
-        self.start()
-        while not self.finished:
+    def play(self, until: float, plan: Plan | None = None) -> bool:
+        """A whole match (``plan``, else one decided as it goes), unless ``until``
+        (``time.monotonic``) comes first; True if it finished."""
+        if plan is None:
+            self.start()
+            while not self.finished:
+                if time.monotonic() >= until:
+                    return False
+                self.act(*choose(self.state, self.rng))
+            return True
+        self.start(decks=plan.decks)
+        _expect_version(plan.joined_version, self.version)
+        for seat, action, version in plan.steps:
             if time.monotonic() >= until:
                 return False
-            self.act(*choose(self.state, self.rng))
+            reply = self._send(seat, action)
+            if version is None:
+                self._blind(reply)
+                break
+            _expect_version(version, self.version)
+        self.state = MatchState(status=Status.FINISHED)
         return True
 
 
-__all__ = ["DECKS_PER_MATCH", "MatchPlayer", "choose", "register"]
+def _expect_version(planned: int, actual: int) -> None:
+    if actual != planned:
+        raise RuntimeError(f"the server is at version {actual} where the rules engine says {planned}")
+
+
+__all__ = ["DECKS_PER_MATCH", "MatchPlayer", "Plan", "choose", "plan_match", "register"]

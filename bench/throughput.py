@@ -20,12 +20,18 @@ from shared.config import Config
 from shared.eventstore import RedisEventStore
 
 from . import cpu
-from .player import MatchPlayer
+from .player import MatchPlayer, plan_match
 from .stack import Stack
 from .stats import Figure, Spread, percentile
 from .wire import Http
 
 _START_DELAY = 1.0  # seconds for every process to connect before the window opens
+# Clients open a new connection for every match (~75 commands), and the reference clients
+# every 75 requests: which gunicorn process accepts a kept-alive connection is left to
+# chance, and 4 connections for a whole window often all landed on one process, whose GIL
+# then capped the window at ~1.3 of the 2 cores. Reconnecting averages that out.
+COMMANDS_PER_CONNECTION = 75
+PLANNED_MATCHES = 16  # more than a client plays in one window (~10 in 4 s); more are planned as needed
 
 
 @dataclass
@@ -52,12 +58,14 @@ class Phase:
 
 def play_matches(port: int, seed: int, start_at: float, seconds: float) -> dict[str, Any]:
     """Client process: play whole matches in the window [start_at, start_at + seconds)."""
-    http, latencies, matches = Http(port), [], 0
-    player = MatchPlayer(http, random.Random(seed), lambda kind, elapsed: latencies.append(elapsed))
+    http, latencies, matches, rng = Http(port), [], 0, random.Random(seed)
+    player = MatchPlayer(http, rng, lambda kind, elapsed: latencies.append(elapsed))
+    plans = [plan_match(rng) for _ in range(PLANNED_MATCHES)]  # before the window: see bench.player
     time.sleep(max(0.0, start_at - time.time()))
     until = time.monotonic() + seconds
     while time.monotonic() < until:
-        matches += player.play(until)
+        http.reconnect()  # each match on a connection of its own (see COMMANDS_PER_CONNECTION)
+        matches += player.play(until, plans.pop() if plans else plan_match(rng))
     http.close()
     return {"commands": len(latencies), "matches": matches, "latencies": latencies}
 
@@ -68,6 +76,8 @@ def hit_reference(port: int, index: int, start_at: float, seconds: float) -> dic
     time.sleep(max(0.0, start_at - time.time()))
     until, path = time.monotonic() + seconds, f"/bench/reference/p{index}"
     while time.monotonic() < until:
+        if len(latencies) % COMMANDS_PER_CONNECTION == 0:
+            http.reconnect()
         latencies.append(http.expect(200, "POST", path, body={"type": "play", "card": "7H"})[1])
     http.close()
     return {"commands": len(latencies), "matches": 0, "latencies": latencies}

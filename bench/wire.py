@@ -63,5 +63,9 @@ class Http:
             raise HttpError(got, body, f"{method} {path}")
         return body, elapsed
 
+    def reconnect(self) -> None:
+        """Drop the kept-alive connection; the next call opens a new one."""
+        self._conn.close()
+
     def close(self) -> None:
         self._conn.close()
