@@ -81,6 +81,8 @@ def plan_match(rng: random.Random, decks: int = DECKS_PER_MATCH) -> Plan:
             state = evolve(state, event)
         version += len(events)
         steps.append((seat, action, version))
+    else:  # finished within its decks: send only those it deals (a smaller, likelier create)
+        dealt = dealt[:state.rounds_dealt]
     return Plan(dealt, joined, tuple(steps))
 
 

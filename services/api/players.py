@@ -47,13 +47,18 @@ class PlayerRegistry:
             raise NameTakenError(name)
         player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
-        self._client.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
-        self._client.set(keys.player_token(_token_hash(token)), player.id)
-        # The name is claimed last: a lost race undoes the two writes above, and a crash
-        # before the claim leaves only a player nobody can name or log in as twice.
-        if not self._client.set(keys.player_name(name), player.id, nx=True):
-            self._client.delete(keys.player(player.id), keys.player_token(_token_hash(token)))
+        token_hash = _token_hash(token)
+        # One round trip, in this order. The name is claimed last: a lost race undoes the
+        # two writes before it, and a crash before the claim leaves only a player nobody
+        # can name or log in as twice.
+        pipe = self._client.pipeline(transaction=False)
+        pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
+        pipe.set(keys.player_token(token_hash), player.id)
+        pipe.set(keys.player_name(name), player.id, nx=True)
+        if not pipe.execute()[2]:
+            self._client.delete(keys.player(player.id), keys.player_token(token_hash))
             raise NameTakenError(name)
+        self._known_tokens.put(token_hash, player)  # its first request need not ask Redis
         return player, token
 
     def ensure(self, player_id: str, name: str, token: str) -> Player:

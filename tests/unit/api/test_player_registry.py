@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from services.api.players import Player, PlayerRegistry
+from services.api.players import NameTakenError, Player, PlayerRegistry
 from services.api.token_cache import TokenCache
 from shared.eventstore import keys
 
@@ -67,6 +67,8 @@ def _forget_in_redis(redis, player, token):
 
 def test_a_second_lookup_within_the_ttl_sends_no_redis_command(players, redis, clock):
     alice, token = players.register("alice")
+    assert _looked_up(players, redis, token) == (alice, 0)  # remembered when it was registered
+    clock.now += TTL
     assert _looked_up(players, redis, token) == (alice, 2)  # GET of the token, HGETALL of the player
     clock.now += TTL - 1
     assert _looked_up(players, redis, token) == (alice, 0)
@@ -126,3 +128,12 @@ def test_the_cache_is_safe_to_share_between_threads(clock):
     for thread in threads:
         thread.join()
     assert errors == [] and len(cache) == 50
+
+
+def test_a_name_taken_leaves_no_trace_of_the_second_player(players, fake_redis):
+    alice, token = players.register("alice")
+    before = sorted(fake_redis.keys())
+    with pytest.raises(NameTakenError):
+        players.register("ALICE")  # names are unique case-insensitively
+    assert sorted(fake_redis.keys()) == before  # its player hash and token were undone
+    assert players.by_token(token) == alice
