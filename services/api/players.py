@@ -55,7 +55,8 @@ class PlayerRegistry:
         pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
         pipe.set(keys.player_token(token_hash), player.id)
         pipe.set(keys.player_name(name), player.id, nx=True)
-        if not pipe.execute()[2]:
+        # A claim that answers "taken" may be our own, replayed by the client after a lost reply.
+        if not pipe.execute()[2] and self._client.get(keys.player_name(name)) != player.id.encode():
             self._client.delete(keys.player(player.id), keys.player_token(token_hash))
             raise NameTakenError(name)
         self._known_tokens.put(token_hash, player)  # its first request need not ask Redis

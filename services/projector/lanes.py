@@ -18,7 +18,9 @@ more (a match added just before that found the lane armed and queued nothing). A
 whose requests keep coming while batches are caught up is busy: there the drain lingers
 longer between batches (``busy_linger_seconds``, ``CATCH_UP_BUSY_LINGER_MS``), so each
 catch-up folds more appends. Under load one job serves a lane for its whole budget; idle,
-each append still gets a job of its own.
+each append still gets a job of its own. A drain never keeps a worker another job waits
+for: behind another lane's waiting drain it queues a successor for its own lane (so lanes
+take turns when workers are fewer), and for a waiting rebuild job it gives its lane up.
 
 Nothing relies on a lane for safety: every append also marks its match unprojected, and
 the workers' sweep catches up whatever a drain that died with its worker left behind. The
@@ -30,6 +32,7 @@ from __future__ import annotations
 import logging
 import time
 import zlib
+from dataclasses import dataclass
 
 import redis
 from rq import Queue, get_current_job
@@ -43,6 +46,7 @@ ARMED_MS = 5000  # a running drain arms its lane again at every batch, far withi
 BATCH = 64  # matches taken from a lane at once
 BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
 PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
+MIN_WAIT_SECONDS = 0.01
 
 # One round trip for a request: file the match, and arm the lane unless it is armed; an
 # armed lane's drain may be waiting for requests, so wake it (one token is enough).
@@ -56,14 +60,22 @@ return 0
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Taken:
+    """A batch taken from a lane, and the jobs waiting for a worker at that moment."""
+
+    matches: list[str]
+    catch_ups_waiting: int  # drain jobs of other lanes (or a successor) in the catch-up queue
+    rebuilds_waiting: int  # rebuild jobs, served only when the catch-up queue is empty
+
+
 class CatchUpLanes:
     """The lanes of one catch-up queue (their keys live beside the queue's)."""
 
     def __init__(self, queue: Queue, count: int = 2) -> None:
         self.queue, self.count = queue, max(1, count)
         self._client = queue.connection
-        # Jobs waiting for a worker: a drain watching an empty lane gives its worker back to them.
-        self._queued = (queue.key, rebuild_queue(self._client, queue.name).key)
+        self._rebuild_queue_key = rebuild_queue(self._client, queue.name).key
 
     def lane_of(self, match_id: str) -> int:
         return zlib.crc32(keys.validate_match_id(match_id).encode()) % self.count
@@ -75,19 +87,25 @@ class CatchUpLanes:
         lane_keys = (keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane))
         armed_now = bool(_REQUEST(self._client, lane_keys, (match_id, ARMED_MS)))
         if armed_now:
-            enqueue_drain(self.queue, lane)
+            try:
+                enqueue_drain(self.queue, lane)
+            except BaseException:
+                self._client.delete(lane_keys[1])  # no job holds the lane: the next request tries again
+                raise
         return armed_now
 
-    def take(self, lane: int, count: int = BATCH) -> tuple[list[str], bool]:
+    def take(self, lane: int, count: int = BATCH) -> Taken:
         """Up to ``count`` matches of the lane, each handed to this caller only, the lane kept
-        armed; and whether any job waits for a worker meanwhile. One round trip."""
-        pipe = self._client.pipeline(transaction=False)
-        pipe.set(keys.lane_armed(self.queue.name, lane), 1, px=ARMED_MS)
-        pipe.spop(keys.lane_pending(self.queue.name, lane), count)
-        for queued in self._queued:
-            pipe.llen(queued)
-        _, taken, *waiting = pipe.execute()
-        return _ids(taken), any(waiting)
+        armed, and the jobs waiting for a worker. One round trip."""
+        name = self.queue.name
+        pipe = self._client.pipeline(transaction=False)  # in this order
+        pipe.set(keys.lane_armed(name, lane), 1, px=ARMED_MS)
+        pipe.delete(keys.lane_wake(name, lane))  # before the take: a later request wakes the drain again
+        pipe.spop(keys.lane_pending(name, lane), count)
+        pipe.llen(self.queue.key)
+        pipe.llen(self._rebuild_queue_key)
+        _, _, taken, catch_ups, rebuilds = pipe.execute()
+        return Taken(_ids(taken), int(catch_ups), int(rebuilds))
 
     def disarm_and_take(self, lane: int, count: int = BATCH) -> list[str]:
         """Disarm the lane, then take what was added before that (its requests queued no job)."""
@@ -98,7 +116,9 @@ class CatchUpLanes:
 
     def wait(self, lane: int, seconds: float) -> bool:
         """Block until a request reaches the armed lane, at most ``seconds``; True if one did."""
-        return self._client.blpop([keys.lane_wake(self.queue.name, lane)], timeout=seconds) is not None
+        # Redis reads a timeout under a millisecond as 0, which blocks for ever.
+        timeout = max(seconds, MIN_WAIT_SECONDS)
+        return self._client.blpop([keys.lane_wake(self.queue.name, lane)], timeout=timeout) is not None
 
     def waiting(self, lane: int) -> int:
         """How many matches wait in the lane."""
@@ -109,31 +129,49 @@ def drain(
     lane: int, lanes: CatchUpLanes | None = None, context: ProjectorContext | None = None,
     budget_seconds: float = BUDGET_SECONDS, patience_seconds: float = PATIENCE_SECONDS,
 ) -> int:
-    """The lane's job: catch up every match of ``lane`` until it is empty; how many it caught up."""
+    """The lane's job: catch up the matches of ``lane`` while it stays busy; how many it caught up.
+
+    It leaves the worker to others when a job waits for one: after a batch when another
+    lane's drain waits (a successor job carries this lane on, behind it), and before
+    waiting on an empty lane or at the end of its budget when a rebuild job waits (the
+    lane is given up, so a rebuild gets the worker while the catch-up queue is empty).
+    """
     lanes = lanes or _lanes_of_this_job()
     ctx = context or current_context()
     deadline = time.monotonic() + budget_seconds
     caught_up, busy = 0, False
     time.sleep(ctx.linger_seconds)  # the appends of this window join the first batch
     while True:
-        batch, others_wait = lanes.take(lane)
-        if not batch:
+        taken = lanes.take(lane)
+        if not taken.matches:
             busy = False
-            if patience_seconds > 0 and not others_wait and time.monotonic() < deadline \
+            idle_worker_wanted = taken.catch_ups_waiting or taken.rebuilds_waiting
+            if patience_seconds > 0 and not idle_worker_wanted and time.monotonic() < deadline \
                     and lanes.wait(lane, patience_seconds):
                 time.sleep(ctx.linger_seconds)  # woken by a request: let the next ones join it
                 continue
-            batch = lanes.disarm_and_take(lane)
-            if not batch:
-                return caught_up
-        for match_id in batch:
-            caught_up += _catch_up_one(match_id, ctx)
-        if time.monotonic() > deadline:
+            return caught_up + _give_up(lane, lanes, ctx)
+        caught_up += _catch_up_all(taken.matches, ctx)
+        if taken.catch_ups_waiting or time.monotonic() > deadline:
+            if taken.rebuilds_waiting and not taken.catch_ups_waiting:
+                return caught_up + _give_up(lane, lanes, ctx)
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
         if busy:  # requests keep coming while batches are caught up: gather more per batch
             time.sleep(ctx.busy_linger_seconds)
         busy = True
+
+
+def _give_up(lane: int, lanes: CatchUpLanes, ctx: ProjectorContext) -> int:
+    """Disarm the lane and catch up what it still holds; requests from now on queue a new job."""
+    caught_up = 0
+    while batch := lanes.disarm_and_take(lane):
+        caught_up += _catch_up_all(batch, ctx)
+    return caught_up
+
+
+def _catch_up_all(match_ids: list[str], ctx: ProjectorContext) -> int:
+    return sum(_catch_up_one(match_id, ctx) for match_id in match_ids)
 
 
 def _ids(members: list[bytes]) -> list[str]:

@@ -59,6 +59,7 @@ def test_a_match_added_while_the_lane_is_armed_is_drained_by_the_running_job(
     first, late = store_matches(store, 2)
     lanes = CatchUpLanes(lanes.queue, count=1)
     lanes.request(first)
+    lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     real_disarm_and_take = lanes.disarm_and_take
 
     def disarm_after_a_late_request(lane: int) -> list[str]:
@@ -71,7 +72,7 @@ def test_a_match_added_while_the_lane_is_armed_is_drained_by_the_running_job(
     monkeypatch.setattr(lanes, "disarm_and_take", disarm_after_a_late_request)
     assert drain(0, lanes, context) == 2
     assert readmodels.summary(late) == fresh_views(store, late).summary
-    assert lanes.queue.count == 1  # only the first request's job
+    assert lanes.queue.count == 0  # the late request queued no job of its own
 
 
 def test_a_drain_past_its_budget_hands_over_to_a_new_job_and_keeps_the_lane_armed(
@@ -105,6 +106,7 @@ def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
 
     monkeypatch.setattr(lanes_module, "catch_up", failing)
     lanes.request(bad), lanes.request(good)
+    lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context) == 1
     assert readmodels.summary(good) == fresh_views(store, good).summary
     assert list(store.unprojected()) == [bad]
@@ -118,6 +120,7 @@ def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
     events = random_match(3, "m")
     store.append("m", [encode(e) for e in events[:5]], 0)
     lanes.request("m")
+    lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     context.linger_seconds = 0.01
 
     def appends_while_lingering(seconds: float) -> None:
@@ -147,36 +150,70 @@ def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.5
     naps: list[float] = []
     monkeypatch.setattr(lanes_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
+    woken: list[bool] = []
+    real_wait = lanes.wait
+    monkeypatch.setattr(lanes, "wait", lambda lane, seconds: woken.append(real_wait(lane, seconds)) or woken[-1])
     late.start()
-    started = time.monotonic()
     assert drain(0, lanes, context, patience_seconds=1.0) == 2
     late.join()
     assert queued == [False]  # the lane was armed: the waiting drain took it, no job of its own
-    assert time.monotonic() - started >= 1.2  # woken at 0.2 s, then waited its patience out again
+    assert woken == [True, False]  # woken by the request, then waited its patience out
     assert naps == [0.001, 0.001]  # a quiet lane: the short linger at the start and after the wake-up
     assert readmodels.summary(later) == fresh_views(store, later).summary
     assert lanes.queue.count == 0 and lanes.waiting(0) == 0
     assert lanes.request(first)  # given up at last: disarmed
 
 
-@pytest.mark.parametrize("waiting_on", ["catch-up", "rebuild"])
-def test_a_drain_gives_its_worker_back_at_once_when_another_job_waits(
-    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, context: ProjectorContext, waiting_on: str,
+def test_a_drain_hands_its_lane_to_a_new_job_behind_another_lanes_waiting_drain(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     lanes = CatchUpLanes(catch_up_queue(fake_redis, "projector"), count=2)
-    (match_id,) = store_matches(store, 1)
-    lane = lanes.lane_of(match_id)
-    lanes.request(match_id)
+    first, second = store_matches(store, 2)
+    lane = lanes.lane_of(first)
+    lanes.request(first)
     lanes.queue.empty()
-    if waiting_on == "catch-up":
-        enqueue_drain(lanes.queue, 1 - lane)
-    else:
-        rebuild_queue(fake_redis, "projector").enqueue("builtins.print")
-    started = time.monotonic()
-    assert drain(lane, lanes, context, patience_seconds=60) == 1
-    assert time.monotonic() - started < 5  # it did not wait on its empty lane
-    assert lanes.request(match_id)  # disarmed
+    enqueue_drain(lanes.queue, 1 - lane)  # another lane's drain waits for a worker
+    monkeypatch.setattr(lanes, "wait", lambda lane, seconds: pytest.fail("a job waits: it must not wait"))
+    assert drain(lane, lanes, context, patience_seconds=60) == 1  # the batch it took, then the hand-over
+    assert readmodels.summary(first) == fresh_views(store, first).summary
+    assert [job.args for job in lanes.queue.get_jobs()] == [(1 - lane,), (lane,)]  # its successor comes after
+    assert not lanes.request(second) or lanes.lane_of(second) != lane  # its lane is still armed
+
+
+def test_a_drain_gives_its_lane_up_when_a_rebuild_waits_so_the_worker_can_take_it(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = CatchUpLanes(catch_up_queue(fake_redis, "projector"), count=1)
+    match_ids = store_matches(store, 3)
+    lanes.request(match_ids[0])
+    lanes.queue.empty()
+    rebuild_queue(fake_redis, "projector").enqueue("builtins.print")
+    real_take = lanes.take
+    monkeypatch.setattr(lanes, "take", lambda lane, count=1: real_take(lane, 1))  # one match per batch
+    for match_id in match_ids[1:]:
+        lanes.request(match_id)
+    monkeypatch.setattr(lanes, "wait", lambda lane, seconds: pytest.fail("a job waits: it must not wait"))
+    # Past its budget at the first batch: it catches up what the lane still holds and leaves,
+    # queueing no successor, so the worker is free for the rebuild.
+    assert drain(0, lanes, context, budget_seconds=0, patience_seconds=60) == 3
+    assert lanes.queue.count == 0
+    assert all(readmodels.summary(m) == fresh_views(store, m).summary for m in match_ids)
+    assert lanes.request(match_ids[0])  # disarmed: the next request queues a job of its own
+
+
+def test_a_request_whose_job_cannot_be_queued_leaves_the_lane_disarmed(
+    lanes: CatchUpLanes, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_queue(queue, lane):
+        raise ConnectionError("the queue's Redis went away")
+
+    monkeypatch.setattr(lanes_module, "enqueue_drain", no_queue)
+    with pytest.raises(ConnectionError):
+        lanes.request("m1")
+    monkeypatch.undo()
+    assert lanes.request("m1")  # it arms the lane and queues the job this time
 
 
 def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
@@ -197,6 +234,7 @@ def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
 
     monkeypatch.setattr(lanes_module, "catch_up", requests_keep_coming)
     lanes.request(first)
+    lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context, patience_seconds=0) == 4
     # The start's short linger; the second batch was found at once, and from then on the
     # lane counts as busy: the drain waits the busy linger before each further batch.
