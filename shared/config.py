@@ -10,6 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def is_cluster_url(url: str) -> bool:
+    """Whether ``url`` names a Redis Cluster (``redis-cluster://`` or ``rediss-cluster://``)."""
+    return url.split("://", 1)[0].endswith("-cluster")
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str  # the event store and read models
@@ -38,9 +43,13 @@ class Config:
         redis_url = env.get("REDIS_URL") or f"unix://{data_dir / 'redis.sock'}"
         api_threads = int(env.get("API_THREADS", "8"))
         workers = int(env.get("WORKERS", "2"))
+        queue_url = env.get("QUEUE_URL") or redis_url
+        if is_cluster_url(queue_url):
+            raise ValueError("RQ cannot run on a Redis Cluster: set QUEUE_URL to one Redis server "
+                             "(REDIS_URL may name the cluster)")
         return cls(
             redis_url=redis_url,
-            queue_url=env.get("QUEUE_URL") or redis_url,
+            queue_url=queue_url,
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
             workers=workers,

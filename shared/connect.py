@@ -4,15 +4,24 @@ from __future__ import annotations
 import time
 
 import redis
+from redis.cluster import RedisCluster
+
+from shared.config import is_cluster_url
 
 
-def connect(url: str) -> redis.Redis:
-    """A client for ``url`` (``redis://``, ``rediss://`` or ``unix://``).
+def connect(url: str) -> redis.Redis | RedisCluster:
+    """A client for ``url``: ``redis://``, ``rediss://`` or ``unix://`` for one server, or
+    ``redis-cluster://host:port`` (``rediss-cluster://``) for a Redis Cluster, found from
+    any of its nodes. The event store and read models run on either; RQ needs one server.
 
     Bounded timeouts: an unreachable Redis must give a prompt error (a 503 from the API),
     never a hung request.
     """
-    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2, health_check_interval=30)
+    timeouts = {"socket_timeout": 5, "socket_connect_timeout": 2}
+    if is_cluster_url(url):
+        scheme, rest = url.split("://", 1)
+        return RedisCluster.from_url(f"{scheme.removesuffix('-cluster')}://{rest}", **timeouts)
+    return redis.Redis.from_url(url, health_check_interval=30, **timeouts)
 
 
 def wait_until_reachable(client: redis.Redis, timeout: float = 30.0) -> None:

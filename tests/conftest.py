@@ -13,8 +13,10 @@ from pathlib import Path
 import fakeredis
 import pytest
 import redis
+from redis.cluster import RedisCluster
 
 from services.embedded_redis import EmbeddedRedis
+from tests.cluster_support import LoopbackCluster
 
 _LAYERS = ("unit", "integration", "e2e")
 _TESTS = Path(__file__).parent
@@ -46,6 +48,26 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
     """A client of the session's real Redis, emptied (FLUSHALL) before the test."""
     client = redis.Redis.from_url(redis_server.url)
     client.flushall()
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluster]:
+    """A three-master Redis Cluster on loopback ports for the whole session (started on first use)."""
+    cluster = LoopbackCluster(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def redis_cluster_client(redis_cluster: LoopbackCluster) -> Iterator[RedisCluster]:
+    """A client of the session's cluster, every master emptied (FLUSHALL) before the test."""
+    client = redis_cluster.client()
+    client.flushall(target_nodes=RedisCluster.PRIMARIES)
     yield client
     client.close()
 

@@ -1,4 +1,5 @@
-"""One contract, every event store: in memory, Redis on fakeredis, and a real redis-server.
+"""One contract, every event store: in memory, Redis on fakeredis, a real redis-server, and a
+Redis Cluster of three masters (every key of a match in one slot, every script on one node).
 
 A store that passes this suite can replace another under the command API and
 the projector without either noticing.
@@ -49,6 +50,7 @@ def clock() -> FakeClock:
         pytest.param("memory", marks=pytest.mark.unit),
         pytest.param("fakeredis", marks=pytest.mark.unit),
         pytest.param("redis", marks=pytest.mark.integration),
+        pytest.param("cluster", marks=pytest.mark.integration),
     ]
 )
 def backend(request: pytest.FixtureRequest) -> str:
@@ -60,7 +62,7 @@ def store(backend: str, clock: FakeClock, request: pytest.FixtureRequest) -> Eve
     if backend == "memory":
         return InMemoryEventStore(clock=clock)
     # Fetched lazily so that memory-only runs never start a redis-server.
-    client_fixture = "fake_redis" if backend == "fakeredis" else "redis_client"
+    client_fixture = {"fakeredis": "fake_redis", "redis": "redis_client", "cluster": "redis_cluster_client"}[backend]
     return RedisEventStore(request.getfixturevalue(client_fixture), clock=clock)
 
 
