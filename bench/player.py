@@ -158,16 +158,8 @@ class MatchPlayer:
         self.state = MatchState(status=Status.FINISHED)
         return reply
 
-    def play(self, until: float, plan: Plan | None = None) -> bool:
-        """A whole match (``plan``, else one decided as it goes), unless ``until``
-        (``time.monotonic``) comes first; True if it finished."""
-        if plan is None:
-            self.start()
-            while not self.finished:
-                if time.monotonic() >= until:
-                    return False
-                self.act(*choose(self.state, self.rng))
-            return True
+    def play(self, plan: Plan, until: float) -> bool:
+        """The whole planned match, unless ``until`` (``time.monotonic``) comes first; True if it finished."""
         self.start(decks=plan.decks)
         _expect_version(plan.joined_version, self.version)
         for seat, action, version in plan.steps:

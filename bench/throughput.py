@@ -65,7 +65,7 @@ def play_matches(port: int, seed: int, start_at: float, seconds: float) -> dict[
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         http.reconnect()  # each match on a connection of its own (see COMMANDS_PER_CONNECTION)
-        matches += player.play(until, plans.pop() if plans else plan_match(rng))
+        matches += player.play(plans.pop() if plans else plan_match(rng), until)
     http.close()
     return {"commands": len(latencies), "matches": matches, "latencies": latencies}
 

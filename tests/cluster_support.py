@@ -55,7 +55,7 @@ class LoopbackCluster:
             self._processes.append(subprocess.Popen([redis_server_binary(), *args]))
             self.ports.append(port)
         for port in self.ports:
-            self._wait(lambda port=port: redis.Redis(LOOPBACK, port).ping(), f"node {port}")
+            self._wait(lambda port=port: _ping(port), f"node {port}")
         redis_cli = Path(redis_server_binary()).with_name("redis-cli")
         subprocess.run(
             [str(redis_cli), "--cluster", "create", *(f"{LOOPBACK}:{port}" for port in self.ports),
@@ -92,7 +92,13 @@ class LoopbackCluster:
             time.sleep(0.05)
 
 
+def _ping(port: int) -> bool:
+    with redis.Redis(LOOPBACK, port) as node:
+        return node.ping()
+
+
 def _state_ok(port: int) -> bool:
-    info = redis.Redis(LOOPBACK, port).execute_command("CLUSTER", "INFO").decode()
+    with redis.Redis(LOOPBACK, port) as node:
+        info = node.execute_command("CLUSTER", "INFO").decode()
     fields = dict(line.split(":", 1) for line in info.split() if ":" in line)
     return fields.get("cluster_state") == "ok" and fields.get("cluster_slots_ok") == "16384"

@@ -44,6 +44,7 @@ from shared.eventstore.scripts import Script
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 BATCH = 64  # matches taken from a lane at once
+_EVERYTHING = 1 << 30  # SPOP with a count past the set's size returns the whole set
 BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
 PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
 MIN_WAIT_SECONDS = 0.01
@@ -107,11 +108,12 @@ class CatchUpLanes:
         _, _, taken, catch_ups, rebuilds = pipe.execute()
         return Taken(_ids(taken), int(catch_ups), int(rebuilds))
 
-    def disarm_and_take(self, lane: int, count: int = BATCH) -> list[str]:
-        """Disarm the lane, then take what was added before that (its requests queued no job)."""
+    def disarm_and_take(self, lane: int) -> list[str]:
+        """Disarm the lane, then take all that was added before that (its requests queued no
+        job); a request from now on arms the lane again and queues a job of its own."""
         pipe = self._client.pipeline(transaction=False)  # one round trip, in this order
         pipe.delete(keys.lane_armed(self.queue.name, lane))
-        pipe.spop(keys.lane_pending(self.queue.name, lane), count)
+        pipe.spop(keys.lane_pending(self.queue.name, lane), _EVERYTHING)
         return _ids(pipe.execute()[1])
 
     def wait(self, lane: int, seconds: float) -> bool:
@@ -164,10 +166,7 @@ def drain(
 
 def _give_up(lane: int, lanes: CatchUpLanes, ctx: ProjectorContext) -> int:
     """Disarm the lane and catch up what it still holds; requests from now on queue a new job."""
-    caught_up = 0
-    while batch := lanes.disarm_and_take(lane):
-        caught_up += _catch_up_all(batch, ctx)
-    return caught_up
+    return _catch_up_all(lanes.disarm_and_take(lane), ctx)
 
 
 def _catch_up_all(match_ids: list[str], ctx: ProjectorContext) -> int:

@@ -35,10 +35,12 @@ def rebuild_queue(connection: Any, name: str) -> Queue:
 
 
 def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Job:
-    """Ask for a catch-up of ``match_id``; with ``pipeline``, join the caller's transaction.
+    """Queue a catch-up of ``match_id`` as a job of its own; with ``pipeline``, join the
+    caller's transaction. The API asks through the catch-up lanes instead (see
+    :mod:`services.projector.lanes`); this is one match by hand, e.g. after a fix.
 
-    Results are not kept (``result_ttl=0``): the read models are the result. Enqueuing
-    one job per append is fine: a job folds everything new, so later ones find little.
+    Results are not kept (``result_ttl=0``): the read models are the result. Running it
+    again is harmless: a job folds everything new, so later ones find little.
     """
     return _enqueue_live(queue, CATCH_UP_JOB, validate_match_id(match_id), f"catch up match {match_id}", pipeline)
 

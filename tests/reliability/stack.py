@@ -115,6 +115,10 @@ class Stack:
         with self.client() as client:
             return int(client.info("server")["process_id"])
 
+    def live_workers(self) -> list[subprocess.Popen]:
+        """The projector workers still running."""
+        return [worker for worker in self.workers if worker.poll() is None]
+
     def kill_worker(self, worker: subprocess.Popen) -> None:
         """SIGKILL one projector worker: whatever job it was running dies with it."""
         worker.send_signal(signal.SIGKILL)

@@ -157,7 +157,7 @@ def test_a_poisoned_match_is_parked_and_shown_in_health_while_other_matches_are_
     client.xadd(keys.match_events(corrupt), {"t": "card_played", "s": 1, "at": 0, "d": b"{not json"}, id="4-0")
     client.set(keys.match_unprojected(corrupt), 4)
     for match_id in (poisoned, corrupt):
-        enqueue_catch_up(queue, match_id)  # as the API does after an append
+        enqueue_catch_up(queue, match_id)  # a catch-up job for each
     try:
         health = wait_for_parked(stack, {poisoned, corrupt})
         assert health.status == 200 and health.body["status"] == "degraded" and health.body["redis"] is True

@@ -39,7 +39,7 @@ def kill_workers_under_load(stack: Stack, load: Load, kills: int, rng: random.Ra
     load.wait_for(events=15)
     for _ in range(kills):
         time.sleep(rng.uniform(0.1, 0.5))
-        victim = rng.choice([worker for worker in stack.workers if worker.poll() is None])
+        victim = rng.choice(stack.live_workers())
         stack.kill_worker(victim)
         stack.start_worker()
     load.wait_for(events=15)
@@ -113,20 +113,24 @@ def rebuild_with_kills(stack: Stack, rng: random.Random) -> tuple[int, int]:
     while not orphaned:
         wait_for_a_running_rebuild_job(stack, rebuild)
         time.sleep(rng.uniform(0, 0.005))
-        for worker in [worker for worker in stack.workers if worker.poll() is None]:
+        for worker in stack.live_workers():
             stack.kill_worker(worker)
         orphaned = len(running_rebuild_jobs(stack))  # every worker is dead: whatever is running is orphaned
         for _ in range(2):
             stack.start_worker()
     output = rebuild.communicate(timeout=60)[0]
     assert rebuild.returncode == 0, output
-    return orphaned, sum(int(count) for count in re.findall(r"Queued again (\d+) job", output))
+    return orphaned, _queued_again(output)
 
 
 def rescued_jobs(stack: Stack) -> int:
     """How many orphaned jobs the workers queued again, from their logs."""
-    logs = "".join(stack.log(f"worker-{n}") for n in range(len(stack.workers)))
-    return sum(int(count) for count in re.findall(r"Queued again (\d+) job", logs))
+    return _queued_again("".join(stack.log(f"worker-{n}") for n in range(len(stack.workers))))
+
+
+def _queued_again(output: str) -> int:
+    """How many jobs the "Queued again N job(s)" lines of ``output`` add up to."""
+    return sum(int(count) for count in re.findall(r"Queued again (\d+) job", output))
 
 
 def rebuild_test(start_stack: StartStack, figures: dict, history: int, rounds: int) -> None:

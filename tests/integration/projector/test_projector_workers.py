@@ -24,7 +24,7 @@ from tests.projector_support import (
 PLAYER_IDS = [player_id for player_id, _ in PLAYERS]
 
 
-def store_matches(store: RedisEventStore, count: int, queue: Queue | None = None) -> dict[str, int]:
+def store_varied_matches(store: RedisEventStore, count: int, queue: Queue | None = None) -> dict[str, int]:
     """Append ``count`` random matches (seeds reused, players varied); enqueue if given a queue."""
     final_versions = {}
     for n in range(count):
@@ -33,7 +33,7 @@ def store_matches(store: RedisEventStore, count: int, queue: Queue | None = None
         if queue is None:
             append_in_batches(store, match_id, events, random.Random(n))
         else:
-            for position, event in enumerate(events):  # as the API does: append, then enqueue
+            for position, event in enumerate(events):  # append, then queue a catch-up job
                 store.append(match_id, [encode(event)], position)
                 enqueue_catch_up(queue, match_id)
         final_versions[match_id] = len(events)
@@ -73,7 +73,7 @@ def test_enqueued_jobs_make_the_read_models_appear(
     store: RedisEventStore, readmodels: ReadModels, queue: Queue, start_worker: StartWorker,
 ) -> None:
     start_worker()
-    versions = store_matches(store, 3, queue)
+    versions = store_varied_matches(store, 3, queue)
     wait_until(lambda: all_projected(store, readmodels, versions), what="the jobs")
     for match_id in versions:
         expected = fresh_views(store, match_id)
@@ -85,7 +85,7 @@ def test_enqueued_jobs_make_the_read_models_appear(
 def test_matches_whose_job_was_lost_are_swept_at_start_and_then_periodically(
     store: RedisEventStore, readmodels: ReadModels, queue: Queue, start_worker: StartWorker,
 ) -> None:
-    versions = store_matches(store, 4)  # appended without enqueue
+    versions = store_varied_matches(store, 4)  # appended without enqueue
     enqueue_catch_up(queue, "m0")
     queue.empty()  # ...and a job that was enqueued is flushed away
     start_worker(sweep_seconds=1)
@@ -100,7 +100,7 @@ def test_a_worker_killed_mid_catch_up_is_restarted_and_counts_each_match_once(
     redis_client: redis.Redis, store: RedisEventStore, readmodels: ReadModels,
     start_worker: StartWorker,
 ) -> None:
-    versions = store_matches(store, 150)
+    versions = store_varied_matches(store, 150)
     first = start_worker(sweep_seconds=1, wait_idle=False)
     wait_until(lambda: readmodels.scoreboard()["version"] >= 10, what="the sweep to start")
     first.kill()  # SIGKILL: no cleanup at all, somewhere inside a catch-up
@@ -120,7 +120,7 @@ def test_two_workers_on_the_same_matches_give_the_same_result(
 ) -> None:
     start_worker()
     start_worker()
-    versions = store_matches(store, 8, queue)
+    versions = store_varied_matches(store, 8, queue)
     wait_until(lambda: settled(store, readmodels, versions, queue), what="both workers")
     assert_each_finished_match_counted_once(readmodels, len(versions))
     assert_equal_to_a_clean_rebuild(redis_client, store, list(versions))

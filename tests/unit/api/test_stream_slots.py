@@ -1,15 +1,13 @@
 """Live streams are capped per API process, so viewers can never hold every thread."""
 import threading
 
-import fakeredis
-
 from services.api import create_app
 from services.api.stream_slots import StreamSlots
 from shared.config import Config
 
 
-def test_streams_past_the_cap_are_refused_at_once_until_one_ends():
-    client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+def test_streams_past_the_cap_are_refused_at_once_until_one_ends(fake_redis):
+    client = fake_redis
     config = Config.from_env({"REDIS_URL": "redis://unused", "MAX_STREAMS": "2"})
     app = create_app(config, redis_client=client, queue_client=client)
     http = app.test_client()

@@ -26,6 +26,17 @@ def lanes(fake_redis: fakeredis.FakeRedis) -> CatchUpLanes:
     return CatchUpLanes(catch_up_queue(fake_redis, "projector"), count=2)
 
 
+@pytest.fixture
+def one_lane(lanes: CatchUpLanes) -> CatchUpLanes:
+    """The same queue's lanes as one lane: every match goes to lane 0."""
+    return CatchUpLanes(lanes.queue, count=1)
+
+
+def one_match_per_batch(lanes: CatchUpLanes, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_take = lanes.take
+    monkeypatch.setattr(lanes, "take", lambda lane, count=1: real_take(lane, 1))
+
+
 def test_only_the_first_request_of_an_idle_lane_queues_a_drain_job(lanes: CatchUpLanes) -> None:
     match_ids = [f"m{n}" for n in range(20)]
     queued = [lanes.request(match_id) for match_id in match_ids]
@@ -53,11 +64,11 @@ def test_a_drain_job_catches_up_every_match_of_its_lane_and_disarms_it(
 
 
 def test_a_match_added_while_the_lane_is_armed_is_drained_by_the_running_job(
-    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, one_lane: CatchUpLanes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     first, late = store_matches(store, 2)
-    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes = one_lane
     lanes.request(first)
     lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     real_disarm_and_take = lanes.disarm_and_take
@@ -76,15 +87,14 @@ def test_a_match_added_while_the_lane_is_armed_is_drained_by_the_running_job(
 
 
 def test_a_drain_past_its_budget_hands_over_to_a_new_job_and_keeps_the_lane_armed(
-    store: RedisEventStore, context: ProjectorContext, lanes: CatchUpLanes,
+    store: RedisEventStore, context: ProjectorContext, one_lane: CatchUpLanes, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes = one_lane
     match_ids = store_matches(store, 3)
     for match_id in match_ids:
         lanes.request(match_id)
     lanes.queue.empty()
-    take = lanes.take
-    lanes.take = lambda lane, count=1: take(lane, 1)  # one match per batch
+    one_match_per_batch(lanes, monkeypatch)
     assert drain(0, lanes, context, budget_seconds=0) == 1
     assert [job.args for job in lanes.queue.get_jobs()] == [(0,)]
     assert not lanes.request("another")  # still armed
@@ -92,10 +102,10 @@ def test_a_drain_past_its_budget_hands_over_to_a_new_job_and_keeps_the_lane_arme
 
 
 def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
-    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, one_lane: CatchUpLanes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes = one_lane
     bad, good = store_matches(store, 2)
     real_catch_up = lanes_module.catch_up
 
@@ -113,10 +123,10 @@ def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
 
 
 def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
-    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, one_lane: CatchUpLanes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes = one_lane
     events = random_match(3, "m")
     store.append("m", [encode(e) for e in events[:5]], 0)
     lanes.request("m")
@@ -138,10 +148,10 @@ def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
 
 
 def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
-    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, one_lane: CatchUpLanes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes = one_lane
     first, later = store_matches(store, 2)
     assert lanes.request(first)
     lanes.queue.empty()
@@ -165,10 +175,9 @@ def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
 
 
 def test_a_drain_hands_its_lane_to_a_new_job_behind_another_lanes_waiting_drain(
-    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(catch_up_queue(fake_redis, "projector"), count=2)
     first, second = store_matches(store, 2)
     lane = lanes.lane_of(first)
     lanes.request(first)
@@ -183,15 +192,14 @@ def test_a_drain_hands_its_lane_to_a_new_job_behind_another_lanes_waiting_drain(
 
 def test_a_drain_gives_its_lane_up_when_a_rebuild_waits_so_the_worker_can_take_it(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
-    monkeypatch: pytest.MonkeyPatch,
+    one_lane: CatchUpLanes, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(catch_up_queue(fake_redis, "projector"), count=1)
+    lanes = one_lane
     match_ids = store_matches(store, 3)
     lanes.request(match_ids[0])
     lanes.queue.empty()
     rebuild_queue(fake_redis, "projector").enqueue("builtins.print")
-    real_take = lanes.take
-    monkeypatch.setattr(lanes, "take", lambda lane, count=1: real_take(lane, 1))  # one match per batch
+    one_match_per_batch(lanes, monkeypatch)
     for match_id in match_ids[1:]:
         lanes.request(match_id)
     monkeypatch.setattr(lanes, "wait", lambda lane, seconds: pytest.fail("a job waits: it must not wait"))
@@ -217,10 +225,10 @@ def test_a_request_whose_job_cannot_be_queued_leaves_the_lane_disarmed(
 
 
 def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
-    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext, lanes: CatchUpLanes,
+    store: RedisEventStore, context: ProjectorContext, one_lane: CatchUpLanes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lanes = CatchUpLanes(lanes.queue, count=1)
+    lanes = one_lane
     first, *later = store_matches(store, 4)
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.004
     naps: list[float] = []

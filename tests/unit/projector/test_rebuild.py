@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
+from dataclasses import replace
 
 import fakeredis
 import pytest
@@ -28,7 +29,8 @@ PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]
 QUICK = RebuildOptions(batch_size=2, grace_seconds=0, poll_seconds=0.01)
 
 
-def store_matches(store: RedisEventStore, count: int, first: int = 0) -> list[str]:
+def store_varied_matches(store: RedisEventStore, count: int, first: int = 0) -> list[str]:
+    """Store ``count`` random matches m<first>, ... between players drawn from PLAYERS; their ids."""
     match_ids = []
     for n in range(first, first + count):
         match_id, rng = f"m{n}", random.Random(n)
@@ -85,7 +87,7 @@ class FailingGeneration(ReadModels):
 def test_a_catch_up_that_dies_writing_either_generation_leaves_the_mark_for_the_sweep(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, failing: int,
 ) -> None:
-    store_matches(store, 1)
+    store_varied_matches(store, 1)
     lock_rebuild(fake_redis, "me")
     start_building(fake_redis, 1, "me")
     with pytest.raises(ConnectionError):
@@ -96,7 +98,7 @@ def test_a_catch_up_that_dies_writing_either_generation_leaves_the_mark_for_the_
 def test_a_catch_up_writes_only_the_served_generation_when_no_rebuild_runs(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
 ) -> None:
-    store_matches(store, 1)
+    store_varied_matches(store, 1)
     fake_redis.hset(keys.READ_MODELS, "generation", 4)
     catch_up("m0", context)
     assert readmodels.at(4).projected_version("m0") and not readmodels.at(0).projected_version("m0")
@@ -106,7 +108,7 @@ def test_a_catch_up_writes_only_the_served_generation_when_no_rebuild_runs(
 def test_a_rebuild_job_does_nothing_for_a_generation_no_longer_being_built(
     store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
 ) -> None:
-    store_matches(store, 1)
+    store_varied_matches(store, 1)
     assert rebuild_batch(["m0"], 1, context) == 0
     assert readmodels.at(1).projected_version("m0") == 0
 
@@ -114,7 +116,7 @@ def test_a_rebuild_job_does_nothing_for_a_generation_no_longer_being_built(
 def test_an_inline_rebuild_switches_reads_to_a_fresh_fold_and_drops_the_old_generation(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
 ) -> None:
-    match_ids = store_matches(store, 5)
+    match_ids = store_varied_matches(store, 5)
     for match_id in match_ids:
         catch_up(match_id, context)
     fake_redis.hset(keys.match_views("m0"), "A", b'{"corrupt": true}')
@@ -133,12 +135,12 @@ def test_the_final_pass_catches_up_appends_and_new_matches_the_jobs_missed(
 ) -> None:
     events = random_match(3, "m0")
     store.append("m0", [encode(e) for e in events[:3]], 0)
-    store_matches(store, 3, first=1)
+    store_varied_matches(store, 3, first=1)
 
     def live_play(done: int, total: int) -> None:
         if done == total:  # every job ran: these appends' catch-up jobs are lost
             store.append("m0", [encode(e) for e in events[3:]], 3)
-            store_matches(store, 1, first=9)
+            store_varied_matches(store, 1, first=9)
 
     report = Rebuild(store, readmodels, None, QUICK, progress=live_play).run()
     assert report.final_pass == 2
@@ -158,7 +160,7 @@ class UnwritableGeneration(ReadModels):
 def test_a_failed_rebuild_leaves_the_old_generation_serving(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
 ) -> None:
-    store_matches(store, 3)
+    store_varied_matches(store, 3)
     for match_id in ("m0", "m1", "m2"):
         catch_up(match_id, context)
     served = readmodels.view("m1", "spectator")
@@ -181,9 +183,9 @@ def test_a_rebuild_refuses_to_start_beside_another_one(
 class Rebuilding(threading.Thread):
     """A rebuild run in a thread, its jobs run here: RQ's worker wants the main thread (signals)."""
 
-    def __init__(self, rebuild: Rebuild, queue: Queue) -> None:
+    def __init__(self, rebuild: Rebuild) -> None:
         super().__init__(daemon=True)
-        self.rebuild, self.queue, self.report = rebuild, queue, None
+        self.rebuild, self.queue, self.report = rebuild, rebuild.queue, None
 
     def run(self) -> None:
         self.report = self.rebuild.run()
@@ -197,14 +199,21 @@ class Rebuilding(threading.Thread):
         return self.report
 
 
-def test_jobs_through_the_rebuild_queue_build_the_new_generation(
-    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
-    process_context: ProjectorContext, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    store_matches(store, 5)
-    queue = rebuild_queue(fake_redis, "projector")
+@pytest.fixture
+def one_worker_queue(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Queue:
+    """Five stored matches, and the rebuild queue with one worker registered on it."""
+    store_varied_matches(store, 5)
     monkeypatch.setattr(rebuild_module, "registered_workers", lambda queue: 1)
-    rebuilding = Rebuilding(Rebuild(store, readmodels, queue, QUICK), queue)
+    return rebuild_queue(fake_redis, "projector")
+
+
+def test_jobs_through_the_rebuild_queue_build_the_new_generation(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, one_worker_queue: Queue,
+) -> None:
+    rebuilding = Rebuilding(Rebuild(store, readmodels, one_worker_queue, QUICK))
     rebuilding.start()
     report = rebuilding.work_until_done()
     assert (report.jobs, report.workers) == (3, 1)
@@ -213,15 +222,12 @@ def test_jobs_through_the_rebuild_queue_build_the_new_generation(
 
 
 def test_a_job_taken_by_a_worker_that_died_before_starting_it_is_queued_again(
-    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
-    process_context: ProjectorContext, monkeypatch: pytest.MonkeyPatch,
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, one_worker_queue: Queue,
 ) -> None:
-    store_matches(store, 5)
-    queue = rebuild_queue(fake_redis, "projector")
-    monkeypatch.setattr(rebuild_module, "registered_workers", lambda queue: 1)
+    queue = one_worker_queue
     said: list[str] = []
-    options = RebuildOptions(batch_size=2, grace_seconds=0, poll_seconds=0.01, lost_check_seconds=0.05)
-    rebuilding = Rebuilding(Rebuild(store, readmodels, queue, options, say=said.append), queue)
+    options = replace(QUICK, lost_check_seconds=0.05)
+    rebuilding = Rebuilding(Rebuild(store, readmodels, queue, options, say=said.append))
     rebuilding.start()
     while not queue.count:
         rebuilding.join(0.001)
@@ -251,7 +257,7 @@ def test_the_command_reports_the_rebuild_and_fails_with_a_non_zero_status(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    store_matches(store, 2)
+    store_varied_matches(store, 2)
     config = Config.from_env({"REDIS_URL": "redis://unused:6379/0"})
     monkeypatch.setattr(rebuild_command, "backends", lambda: Backends(config, fake_redis, store, readmodels, None))
     monkeypatch.setattr(rebuild_command, "connect", lambda url: fake_redis)
