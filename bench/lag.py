@@ -18,7 +18,7 @@ from typing import Any
 
 import redis
 
-from shared.eventstore import keys
+from shared import keys
 from shared.readmodels import ReadModels
 
 from .player import MatchPlayer, choose

@@ -1,6 +1,6 @@
 """One generation of the read models: match views, the lobby and the scoreboard.
 
-Layout (key names from :mod:`shared.eventstore.keys`; ``:g<N>`` is appended to every
+Layout (key names from :mod:`shared.keys`; ``:g<N>`` is appended to every
 key of generation N >= 1, generation 0 keeps the plain names):
 
 - ``truc:{m:<id>}:views`` - one hash per match, in the match's own cluster slot: ``version``
@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from shared.eventstore import keys
+from shared import keys
 from shared.eventstore.model import EventStore
 from shared.eventstore.scripts import Script
 from shared.scoreboard import Scoreboard

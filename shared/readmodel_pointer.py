@@ -22,7 +22,7 @@ from typing import Any
 
 import redis
 
-from shared.eventstore import keys
+from shared import keys
 
 _SCAN_COUNT = 1000
 

@@ -1,6 +1,6 @@
 """The scoreboard read model: per-player totals, each finished match counted exactly once.
 
-Layout (key names from :mod:`shared.eventstore.keys`):
+Layout (key names from :mod:`shared.keys`):
 
 - ``truc:{p:<id>}:results`` - a hash: match id -> that match's contribution (JSON). It is
   the "already counted" ledger: the totals move only when a contribution is newly set, in
@@ -17,7 +17,7 @@ Layout (key names from :mod:`shared.eventstore.keys`):
   scoreboard's version).
 
 Each key belongs to one read-model generation (``:g<N>`` appended for N >= 1, see
-:mod:`shared.eventstore.keys`); a ``Scoreboard`` works on the one it is given.
+:mod:`shared.keys`); a ``Scoreboard`` works on the one it is given.
 
 The totals and the ranking live in different cluster slots, so they cannot change in one
 script: after setting a score we re-read the totals and set it again if they moved, so the
@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from shared.eventstore import keys
+from shared import keys
 from shared.eventstore.scripts import Script
 
 _COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")

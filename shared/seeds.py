@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Protocol
 
-from shared.eventstore import keys
+from shared import keys
 
 
 class Seeds(Protocol):

@@ -15,8 +15,8 @@ from functools import cache
 from typing import Any
 
 from services.projector.jobs import fresh_views
+from shared import keys
 from shared.codec import encode
-from shared.eventstore import keys
 from shared.eventstore.model import EventStore
 from shared.rules.events import Event, MatchCreated, PlayerJoined
 from shared.rules.playthrough import play_random_match

@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from shared.eventstore import keys
+from shared import keys
 from shared.ids import new_id
 
 from .token_cache import TokenCache

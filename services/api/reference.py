@@ -19,7 +19,7 @@ import time
 import orjson
 from flask import Response
 
-from shared.eventstore import keys
+from shared import keys
 from shared.eventstore.scripts import Script
 
 from .context import services

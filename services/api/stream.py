@@ -20,8 +20,9 @@ from flask import Response, current_app
 from marshmallow import Schema, fields, validate
 
 from services.projector.projection import match_view
+from shared import keys
 from shared.codec import decode
-from shared.eventstore import RedisEventStore, keys
+from shared.eventstore import RedisEventStore
 from shared.rules import MatchState, Seat, Status, evolve
 
 from .auth import optional_player, player_of

@@ -38,8 +38,8 @@ from services.projector.projection import (
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
-from shared.eventstore.keys import validate_match_id
 from shared.eventstore.model import EventStore
+from shared.keys import validate_match_id
 from shared.readmodels import ReadModels
 
 PAGE_SIZE = 500  # events per read: a whole match in one round trip, bounded memory

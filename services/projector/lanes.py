@@ -39,7 +39,7 @@ from rq import Queue, get_current_job
 
 from services.projector.jobs import ProjectorContext, catch_up, current_context
 from services.projector.queue import enqueue_drain, rebuild_queue
-from shared.eventstore import keys
+from shared import keys
 from shared.eventstore.scripts import Script
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this

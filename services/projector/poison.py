@@ -30,7 +30,7 @@ from rq.exceptions import StopRequested
 from rq.timeouts import BaseTimeoutException
 
 from services.projector.projection import Projection, advance
-from shared.eventstore import keys
+from shared import keys
 from shared.eventstore.model import CorruptEventError, EventStore, StoredEvent, system_clock
 from shared.eventstore.schema import iso_from_ms
 from shared.readmodels import ReadModels

@@ -12,7 +12,7 @@ from typing import Any
 from rq import Queue, Worker
 from rq.job import Job
 
-from shared.eventstore.keys import validate_match_id
+from shared.keys import validate_match_id
 
 CATCH_UP_JOB = "services.projector.jobs.catch_up"
 DRAIN_JOB = "services.projector.lanes.drain"

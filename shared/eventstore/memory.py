@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
-from shared.eventstore.keys import validate_match_id
 from shared.eventstore.model import (
     AppendToken,
     Clock,
@@ -23,6 +22,7 @@ from shared.eventstore.model import (
     link_hashes,
     system_clock,
 )
+from shared.keys import validate_match_id
 
 
 class InMemoryEventStore:

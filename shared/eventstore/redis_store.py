@@ -1,6 +1,6 @@
 """The event store on Redis Streams: one stream per match, gapless versions.
 
-Layout (key names come from :mod:`shared.eventstore.keys` only):
+Layout (key names come from :mod:`shared.keys` only):
 
 - ``truc:{m:<id>}:events`` - a stream whose entry ``n-0`` is the event of version
   ``n``, with fields ``t`` (type), ``s`` (schema version), ``at`` (epoch ms),
@@ -27,7 +27,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shared.eventstore import keys, redis_lua
+from shared import keys
+from shared.eventstore import redis_lua
 from shared.eventstore.model import (
     AppendToken,
     Clock,

@@ -6,7 +6,7 @@ import random
 import uuid
 from dataclasses import dataclass
 
-from shared.eventstore import keys
+from shared import keys
 
 from .conftest import Stack
 

@@ -3,7 +3,7 @@ import random
 import threading
 from collections import Counter
 
-from shared.eventstore import keys
+from shared import keys
 
 from .table import new_match, play_to_the_end, register, stream_version, view
 

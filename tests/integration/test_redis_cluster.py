@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from redis.cluster import RedisCluster
 
+from shared import keys
 from shared.config import Config
 from shared.connect import connect
-from shared.eventstore import NewEvent, RedisEventStore, keys
+from shared.eventstore import NewEvent, RedisEventStore
 from tests.cluster_support import LoopbackCluster
 from tests.reliability.invariants import (
     audit_failures,

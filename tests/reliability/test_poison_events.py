@@ -20,9 +20,10 @@ from services.projector.poison import ParkedMatches, unpark
 from services.projector.queue import catch_up_queue, enqueue_catch_up
 from services.projector.rebuild import Rebuild, RebuildOptions
 from services.projector.worker import build_worker
+from shared import keys
 from shared.codec import encode
 from shared.config import Config
-from shared.eventstore import NewEvent, RedisEventStore, keys
+from shared.eventstore import NewEvent, RedisEventStore
 from shared.readmodels import ReadModels
 from shared.rules import EVENT_TYPES
 from tests.e2e.http import Reply

@@ -8,7 +8,8 @@ from click.testing import CliRunner
 from services.api.game import MatchService
 from services.cli import truc
 from services.projector.jobs import ProjectorContext, rebuild_match
-from shared.eventstore import RedisEventStore, keys
+from shared import keys
+from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from tests.match_support import play_through_service

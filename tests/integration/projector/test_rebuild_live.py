@@ -22,8 +22,9 @@ from rq import Queue
 from services.embedded_redis import EmbeddedRedis
 from services.projector.jobs import fresh_views
 from services.projector.queue import enqueue_catch_up
+from shared import keys
 from shared.codec import encode
-from shared.eventstore import RedisEventStore, keys
+from shared.eventstore import RedisEventStore
 from shared.readmodel_pointer import Pointer, read_pointer
 from shared.readmodels import ReadModels
 from tests.integration.projector.support import REPO, StartWorker, players_of, wait_until

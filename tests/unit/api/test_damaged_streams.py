@@ -2,8 +2,8 @@
 import fakeredis
 
 from services.api import create_app
+from shared import keys
 from shared.config import Config
-from shared.eventstore import keys
 
 
 def test_actions_and_history_of_a_damaged_match_answer_match_unreadable():

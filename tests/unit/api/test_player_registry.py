@@ -6,7 +6,7 @@ import pytest
 
 from services.api.players import NameTakenError, Player, PlayerRegistry
 from services.api.token_cache import TokenCache
-from shared.eventstore import keys
+from shared import keys
 
 TTL = 60.0
 

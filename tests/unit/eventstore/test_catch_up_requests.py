@@ -6,7 +6,8 @@ import pytest
 
 from services.api.game import MatchService
 from services.api.players import Player
-from shared.eventstore import NewEvent, RedisEventStore, keys
+from shared import keys
+from shared.eventstore import NewEvent, RedisEventStore
 from shared.eventstore.redis_store import CATCH_UP_FLAG_MS
 from shared.rules import Rules
 from shared.seeds import InMemorySeeds

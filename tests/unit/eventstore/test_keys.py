@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.eventstore import keys
+from shared import keys
 
 
 def test_the_keys_of_one_match_share_a_hash_tag() -> None:

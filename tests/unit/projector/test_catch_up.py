@@ -13,8 +13,9 @@ import pytest
 from services.projector.jobs import ProjectorContext, catch_up, fresh_views, publish, rebuild_match
 from services.projector.poison import ParkedMatches
 from services.projector.projection import Projection, advance
+from shared import keys
 from shared.codec import encode
-from shared.eventstore import NewEvent, RedisEventStore, keys
+from shared.eventstore import NewEvent, RedisEventStore
 from shared.readmodels import ReadModels
 from shared.rules import Seat, replay, view
 from shared.rules.events import Event

@@ -7,7 +7,7 @@ import threading
 import fakeredis
 import pytest
 
-from shared.eventstore import keys
+from shared import keys
 from shared.readmodel_pointer import (
     Pointer,
     RebuildLockError,

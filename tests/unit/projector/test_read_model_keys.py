@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.eventstore import keys
+from shared import keys
 
 
 def hash_tag(key: str) -> str:

@@ -8,8 +8,9 @@ import fakeredis
 import orjson
 import pytest
 
+from shared import keys
 from shared.codec import encode
-from shared.eventstore import RedisEventStore, keys
+from shared.eventstore import RedisEventStore
 from shared.readmodels import InvalidAudienceError, ReadModels
 from shared.rules.events import RoundVoid
 

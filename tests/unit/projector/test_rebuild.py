@@ -18,9 +18,10 @@ from services.projector import rebuild as rebuild_module
 from services.projector.jobs import ProjectorContext, catch_up, fresh_views, rebuild_batch
 from services.projector.queue import REBUILD_JOB, catch_up_queue, enqueue_rebuild, rebuild_queue
 from services.projector.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport, batches
+from shared import keys
 from shared.codec import encode
 from shared.config import Config
-from shared.eventstore import RedisEventStore, keys
+from shared.eventstore import RedisEventStore
 from shared.readmodel_pointer import Pointer, RebuildLockError, lock_rebuild, read_pointer, start_building
 from shared.readmodels import ReadModels
 from tests.projector_support import append_in_batches, random_match, recount

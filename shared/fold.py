@@ -1,0 +1,122 @@
+"""The one fold of stored events into a match: every reader of a stream calls it.
+
+The command side, the event feed and replay, the live stream, the projector, the CLI and
+the benchmarks all turn stored events into a :class:`FoldedMatch` here, so they cannot
+disagree about what a stream means. A :class:`FoldCache` keeps recently folded matches,
+so a reader folds only the events it has not seen.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from shared.codec import decode
+from shared.eventstore.model import EventStore, StoredEvent
+from shared.rules import INITIAL, MatchState, Status, evolve
+from shared.rules.events import RoundWon
+from shared.rules.state import copy_with, with_seat
+
+PAGE_SIZE = 500  # events per read: a whole match in one round trip, bounded memory
+
+
+class GapError(ValueError):
+    """Stored events that do not continue the folded version without a gap."""
+
+
+@dataclass(frozen=True)
+class FoldedMatch:
+    """A match folded up to ``version``: the rules state and what only the stream knows."""
+
+    match_id: str
+    version: int = 0
+    state: MatchState = INITIAL
+    created_at: int | None = None  # epoch ms of the match's first event
+    at: int | None = None  # epoch ms of the latest event folded
+    rounds_won: tuple[int, int] = (0, 0)  # (A, B)
+    points_won: tuple[int, int] = (0, 0)  # points of the rounds each seat won, (A, B)
+
+    @property
+    def status(self) -> Status:
+        """The match's status at ``version``."""
+        return self.state.status
+
+
+def fold(folded: FoldedMatch, stored: Iterable[StoredEvent]) -> FoldedMatch:
+    """Fold ``stored`` (oldest first, continuing ``folded.version``) into the match.
+
+    Raises :class:`GapError` on a missing or repeated version, and the codec's
+    ``UnknownEventError`` on an event this code cannot read.
+    """
+    # Locals, and one FoldedMatch at the end: a rebuild folds every event of every match here.
+    version, state, created_at, at = folded.version, folded.state, folded.created_at, folded.at
+    rounds_won, points_won = folded.rounds_won, folded.points_won
+    for record in stored:
+        if record.version != version + 1:
+            raise GapError(f"match {folded.match_id!r}: expected version {version + 1}, got {record.version}")
+        event = decode(record)
+        state = evolve(state, event)  # before the tally: an event the rules cannot fold counts nothing
+        if isinstance(event, RoundWon):
+            seat = event.seat
+            rounds_won = with_seat(rounds_won, seat, rounds_won[seat.index] + 1)
+            points_won = with_seat(points_won, seat, points_won[seat.index] + event.points)
+        version, at = record.version, record.at
+        if created_at is None:
+            created_at = record.at
+    if version == folded.version:
+        return folded
+    return copy_with(folded, version=version, state=state, created_at=created_at, at=at,
+                     rounds_won=rounds_won, points_won=points_won)
+
+
+def fold_stream(store: EventStore, folded: FoldedMatch, page_size: int = PAGE_SIZE) -> FoldedMatch:
+    """Fold every stored event after ``folded.version``, reading page by page."""
+    while True:
+        page = store.read(folded.match_id, after=folded.version, limit=page_size)
+        folded = fold(folded, page)
+        if len(page) < page_size:
+            return folded
+
+
+def fold_up_to(store: EventStore, match_id: str, version: int) -> FoldedMatch:
+    """The match as it stood right after event ``version`` (replay)."""
+    return fold(FoldedMatch(match_id), store.read(match_id, limit=version))
+
+
+class FoldCache:
+    """The latest fold of recently used matches (LRU, thread-safe).
+
+    A miss just folds the match from version 0 (matches are short). A fold is kept
+    unless a further one of the same match is cached already.
+    """
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[str, FoldedMatch] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> FoldedMatch | None:
+        """The cached fold of the match, if any."""
+        with self._lock:
+            folded = self._entries.get(match_id)
+            if folded is not None:
+                self._entries.move_to_end(match_id)
+            return folded
+
+    def put(self, folded: FoldedMatch) -> None:
+        """Keep ``folded`` unless a further fold of the same match is cached."""
+        with self._lock:
+            cached = self._entries.get(folded.match_id)
+            if cached is None or cached.version < folded.version:
+                self._entries[folded.match_id] = folded
+            self._entries.move_to_end(folded.match_id)
+            while len(self._entries) > self._capacity:
+                self._entries.popitem(last=False)
+
+    def latest(self, store: EventStore, match_id: str) -> FoldedMatch:
+        """The match folded to the end of its stream, from the cached fold on; cached again."""
+        folded = fold_stream(store, self.get(match_id) or FoldedMatch(match_id))
+        self.put(folded)
+        return folded
