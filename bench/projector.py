@@ -6,7 +6,7 @@ match) under as many match ids as it takes to pass the event count asked for. Th
 those appends leave are cleared before any worker starts, so the workers only ever run the
 rebuild (``services.projector.rebuild``: jobs of 25 matches on the rebuild queue, then the
 final pass). The baseline is a plain decode-and-fold of the same streams in one process:
-XRANGE, ``shared.codec.decode``, ``shared.rules.evolve``, and no write at all.
+XRANGE and the one fold every reader uses (``shared.fold.fold``), and no write at all.
 """
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from services.projector.queue import rebuild_queue
-from services.projector.rebuild import Rebuild, RebuildOptions
-from shared.codec import decode, encode
+from shared.codec import encode
 from shared.config import Config
 from shared.eventstore import NewEvent, RedisEventStore
+from shared.fold import FoldedMatch, fold
+from shared.queues import rebuild_queue
 from shared.readmodels import ReadModels
-from shared.rules import INITIAL, evolve
+from shared.readmodels.rebuild import Rebuild, RebuildOptions
 from shared.rules.playthrough import play_random_match
 
 from . import cpu
@@ -61,9 +61,7 @@ def plain_fold(store: RedisEventStore, match_ids: list[str]) -> float:
     """Seconds to read, decode and fold every match in this process (no writes)."""
     started = time.perf_counter()
     for match_id in match_ids:
-        state = INITIAL
-        for stored in store.read(match_id):
-            state = evolve(state, decode(stored))
+        fold(FoldedMatch(match_id), store.read(match_id))
     return time.perf_counter() - started
 
 

@@ -7,12 +7,12 @@ import redis
 from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
-from services.bots.player import BOT_PLAYER_ID
-from services.projector.lanes import CatchUpLanes
-from services.projector.queue import catch_up_queue
+from shared.bot import BOT_NAME, BOT_PLAYER_ID
+from shared.catchup import CatchUpRequests
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
+from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
@@ -45,7 +45,7 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     client = redis_client or connect(config.redis_url)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue = catch_up_queue(queue_redis, config.queue_name)
-    lanes = CatchUpLanes(queue, config.catch_up_lanes)
+    lanes = CatchUpRequests(queue, config.catch_up_lanes)
 
     def notify(match_id: str) -> None:
         try:
@@ -86,7 +86,7 @@ def _bot_seat(players: PlayerRegistry, token: str | None):
         if token is None:
             raise ApiError(503, "BOT_UNAVAILABLE", "This server runs no bot: set BOT_TOKEN for the API and the bot.")
         if not seated:
-            seated.append(players.ensure(BOT_PLAYER_ID, "Bot", token))
+            seated.append(players.ensure(BOT_PLAYER_ID, BOT_NAME, token))
         return seated[0]
 
     return bot

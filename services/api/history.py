@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from flask import Response
 
-from shared.codec import decode
+from shared.fold import fold_up_to
 from shared.redaction import public_events
-from shared.rules import INITIAL, Status, evolve, view
+from shared.rules import Status, view
 
 from .auth import optional_player
 from .context import services
@@ -47,10 +47,8 @@ def replay(query: dict, match_id: str) -> Response:
     wanted = query["version"]
     if wanted > current:
         raise ApiError(404, "NOT_FOUND", f"The match has {current} events; there is no version {wanted}.")
-    state = INITIAL
-    for stored in services().store.read(match_id, limit=wanted):
-        state = evolve(state, decode(stored))
-    shown = view(state, seat, reveal=now.status is Status.FINISHED)
+    then = fold_up_to(services().store, match_id, wanted)
+    shown = view(then.state, seat, reveal=now.status is Status.FINISHED)
     response = json_response({"id": match_id, "version": wanted, **shown})
     response.headers["ETag"] = f'"{wanted}"'
     return response

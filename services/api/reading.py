@@ -6,7 +6,7 @@ import time
 import orjson
 from flask import Response
 
-from services.projector.poison import ParkedMatches
+from shared.readmodels.parked import ParkedMatches
 
 from .auth import optional_player
 from .context import services

@@ -6,7 +6,7 @@ from typing import Any
 import orjson
 from flask import Response
 
-from services.projector.projection import match_view
+from shared.readmodels.projection import match_view
 
 __all__ = ["json_response", "match_view", "raw_json_response"]
 

@@ -19,11 +19,11 @@ import redis
 from flask import Response, current_app
 from marshmallow import Schema, fields, validate
 
-from services.projector.projection import match_view
 from shared import keys
-from shared.codec import decode
 from shared.eventstore import RedisEventStore
-from shared.rules import MatchState, Seat, Status, evolve
+from shared.fold import FoldedMatch, fold
+from shared.readmodels.projection import match_view
+from shared.rules import MatchState, Seat, Status
 
 from .auth import optional_player, player_of
 from .context import services
@@ -122,8 +122,8 @@ def view_messages(
                 yield b": keep-alive\n\n"
                 continue
             # XREAD only wakes us; the store reads (and decodes) everything appended since.
-            for stored in store.read(match_id, after=version):
-                state, version = evolve(state, decode(stored)), stored.version
+            folded = fold(FoldedMatch(match_id, version, state), store.read(match_id, after=version))
+            state, version = folded.state, folded.version
             yield _view_message(match_id, version, state, player)
             if state.status is Status.FINISHED:
                 return

@@ -6,9 +6,9 @@ import time
 
 from services.bots.strategies import Strategy
 from services.client import ApiError, TrucClient
+from shared.bot import BOT_PLAYER_ID
 
 log = logging.getLogger(__name__)
-BOT_PLAYER_ID = "bot"
 
 
 class BotPlayer:

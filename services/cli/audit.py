@@ -7,10 +7,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from services.projector.projection import Projection, advance, read_models_of
 from shared.audit import AuditReport, audit_events
 from shared.eventstore import CorruptEventError, EventStore
+from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
+from shared.readmodels.projection import read_models_of
 
 from .context import backends
 
@@ -34,7 +35,7 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> Au
     if projected < len(stored):
         report.notes.append(f"read models {len(stored) - projected} event(s) behind (projector lag): not compared")
         return report
-    fresh = read_models_of(advance(Projection(match_id), stored))  # the events in hand, not a second read
+    fresh = read_models_of(fold(FoldedMatch(match_id), stored))  # the events in hand, not a second read
     for audience in AUDIENCES:
         if served.view(match_id, audience) != fresh.views[audience]:
             report.fail(projected, "read_models", f"the {audience} view differs from a fresh fold of the stream")

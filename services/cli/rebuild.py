@@ -10,10 +10,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from services.cli.context import backends
-from services.projector.queue import rebuild_queue
-from services.projector.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport
 from shared.connect import connect
-from shared.readmodel_pointer import RebuildLockError
+from shared.queues import rebuild_queue
+from shared.readmodels.generations import RebuildLockError
+from shared.readmodels.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport
 
 
 @click.command()

@@ -8,10 +8,10 @@ import click
 import orjson
 from marshmallow import ValidationError
 
-from services.projector.jobs import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.schema import event_from_json, event_to_json
+from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.rules.chance import fits_commitment
 
 from .context import backends

@@ -1,12 +1,6 @@
-"""Catch-up lanes: many appends, one projector job.
+"""The projector's side of the catch-up lanes: the drain job (the API's side: :mod:`shared.catchup`).
 
-An RQ job costs a worker about 4 ms of bookkeeping (two dozen Redis commands) before it
-folds anything, more than catching a match up does. So the API does not queue a job per
-append: it adds the match to one of a few lanes (a set each; a match's lane is fixed by a
-hash of its id) and queues a :func:`drain` job only when the lane is not armed already.
-The drain keeps the lane armed, takes its matches in batches and catches each up. Lanes
-let several workers drain at once.
-
+The drain keeps its lane armed, takes its matches in batches and catches each up.
 A drain lingers a few milliseconds before its first batch (``ProjectorContext.linger_seconds``,
 from ``CATCH_UP_LINGER_MS``): the appends of that window join it, and a match that moved
 twice meanwhile is folded and written once. It costs the read models that much lag. When
@@ -21,42 +15,28 @@ catch-up folds more appends. Under load one job serves a lane for its whole budg
 each append still gets a job of its own. A drain never keeps a worker another job waits
 for: behind another lane's waiting drain it queues a successor for its own lane (so lanes
 take turns when workers are fewer), and for a waiting rebuild job it gives its lane up.
-
-Nothing relies on a lane for safety: every append also marks its match unprojected, and
-the workers' sweep catches up whatever a drain that died with its worker left behind. The
-armed flag expires (``ARMED_MS``), so a dead drain does not hold its lane for long.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-import zlib
 from dataclasses import dataclass
 
 import redis
 from rq import Queue, get_current_job
 
-from services.projector.jobs import ProjectorContext, catch_up, current_context
-from services.projector.queue import enqueue_drain, rebuild_queue
+from services.projector.jobs import current_context
 from shared import keys
-from shared.eventstore.scripts import Script
+from shared.catchup import ARMED_MS, CatchUpRequests
+from shared.queues import enqueue_drain
+from shared.readmodels.catching_up import ProjectorContext, catch_up
 
-ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 BATCH = 64  # matches taken from a lane at once
 _EVERYTHING = 1 << 30  # SPOP with a count past the set's size returns the whole set
 BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
 PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
 MIN_WAIT_SECONDS = 0.01
-
-# One round trip for a request: file the match, and arm the lane unless it is armed; an
-# armed lane's drain may be waiting for requests, so wake it (one token is enough).
-_REQUEST = Script("""
-redis.call('SADD', KEYS[1], ARGV[1])
-if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return 1 end
-if redis.call('LLEN', KEYS[3]) == 0 then redis.call('RPUSH', KEYS[3], '1') end
-return 0
-""")
 
 log = logging.getLogger(__name__)
 
@@ -70,30 +50,8 @@ class Taken:
     rebuilds_waiting: int  # rebuild jobs, served only when the catch-up queue is empty
 
 
-class CatchUpLanes:
-    """The lanes of one catch-up queue (their keys live beside the queue's)."""
-
-    def __init__(self, queue: Queue, count: int = 2) -> None:
-        self.queue, self.count = queue, max(1, count)
-        self._client = queue.connection
-        self._rebuild_queue_key = rebuild_queue(self._client, queue.name).key
-
-    def lane_of(self, match_id: str) -> int:
-        return zlib.crc32(keys.validate_match_id(match_id).encode()) % self.count
-
-    def request(self, match_id: str) -> bool:
-        """Ask for a catch-up of ``match_id``; True if this queued its lane's drain job."""
-        lane = self.lane_of(match_id)
-        name = self.queue.name
-        lane_keys = (keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane))
-        armed_now = bool(_REQUEST(self._client, lane_keys, (match_id, ARMED_MS)))
-        if armed_now:
-            try:
-                enqueue_drain(self.queue, lane)
-            except BaseException:
-                self._client.delete(lane_keys[1])  # no job holds the lane: the next request tries again
-                raise
-        return armed_now
+class CatchUpLanes(CatchUpRequests):
+    """The lanes of one catch-up queue as their drains see them: taken, waited on, disarmed."""
 
     def take(self, lane: int, count: int = BATCH) -> Taken:
         """Up to ``count`` matches of the lane, each handed to this caller only, the lane kept

@@ -12,10 +12,8 @@ an orphan again, at the front, as soon as its worker is known to be dead:
 A live worker is never taken for dead: a worker of another host counts as alive until
 its registration expires, and a reused pid only delays the rescue.
 
-A worker can also die between taking a job off its queue and registering it as started
-(RQ does those in separate steps): that job is then in neither place and no registry
-shows it. Only whoever waits for the job can notice; :func:`lost_jobs` tells the rebuild
-which of its jobs are in that state.
+A job lost between its queue and its worker is found by whoever waits for it
+(:func:`shared.queues.lost_jobs`).
 """
 
 from __future__ import annotations
@@ -26,9 +24,7 @@ import socket
 from rq import Queue, Worker
 from rq.exceptions import NoSuchJobError
 from rq.executions import Execution
-from rq.job import Job, JobStatus
-
-_WAITING = {JobStatus.QUEUED, JobStatus.STARTED}
+from rq.job import Job
 
 
 def rescue_orphans(queues: list[Queue]) -> list[str]:
@@ -71,25 +67,3 @@ def _running(pid: int) -> bool:
     except PermissionError:
         return True  # someone else's process now holds that pid
     return True
-
-
-def lost_jobs(queue: Queue, job_ids: list[str]) -> set[str]:
-    """Those of ``job_ids`` still waiting to run yet neither queued nor started anywhere.
-
-    A live worker passes through that state for a few milliseconds between dequeuing a
-    job and starting it, so a caller requeues only a job found lost twice, seconds apart.
-    """
-    if not job_ids:
-        return set()
-    placed = set(queue.get_job_ids()) | set(queue.started_job_registry.get_job_ids(cleanup=False))
-    return {
-        job_id for job_id, job in zip(job_ids, Job.fetch_many(job_ids, connection=queue.connection))
-        if job is not None and job_id not in placed and job.get_status(refresh=False) in _WAITING
-    }
-
-
-def requeue(queue: Queue, job_ids: set[str]) -> None:
-    """Queue ``job_ids`` again, at the front (the projector's jobs are idempotent)."""
-    for job in Job.fetch_many(sorted(job_ids), connection=queue.connection):
-        if job is not None:
-            queue.enqueue_job(job, at_front=True)

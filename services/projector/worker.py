@@ -26,12 +26,13 @@ import redis
 from rq import SimpleWorker
 from rq.exceptions import StopRequested
 
-from services.projector.jobs import ProjectorContext, catch_up, current_context
+from services.projector.jobs import catch_up, current_context
 from services.projector.orphans import rescue_orphans
-from services.projector.poison import ParkedMatches
-from services.projector.queue import catch_up_queue, rebuild_queue
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
+from shared.queues import catch_up_queue, rebuild_queue
+from shared.readmodels.catching_up import ProjectorContext
+from shared.readmodels.parked import ParkedMatches
 
 # RQ 3 blocks on the queue for ``worker_ttl - 15`` seconds between maintenance checks.
 _RQ_DEQUEUE_MARGIN = 15

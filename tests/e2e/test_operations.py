@@ -6,7 +6,7 @@ import time
 
 from rq import Queue
 
-from services.projector.queue import enqueue_catch_up
+from shared.queues import enqueue_catch_up
 
 from .conftest import ROOT
 from .table import new_match, play_to_the_end

@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from services.projector.queue import rebuild_queue
 from shared.eventstore import RedisEventStore
-from shared.readmodel_pointer import read_pointer
+from shared.queues import rebuild_queue
+from shared.readmodels.generations import read_pointer
 from tests.projector_support import append_in_batches, random_match
 from tests.reliability.conftest import StartStack
 from tests.reliability.invariants import (

@@ -7,10 +7,10 @@ from click.testing import CliRunner
 
 from services.api.game import MatchService
 from services.cli import truc
-from services.projector.jobs import ProjectorContext, rebuild_match
 from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.seeds import SeedVault
 from tests.match_support import play_through_service
 

@@ -14,8 +14,8 @@ import redis
 from rq import Queue, Worker
 
 from services.embedded_redis import EmbeddedRedis
-from services.projector.queue import catch_up_queue
 from shared.eventstore import RedisEventStore
+from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from tests.integration.projector.support import NO_PERIODIC_SWEEP, QUEUE_NAME, REPO, StartWorker, wait_until
 

@@ -8,18 +8,13 @@ import signal
 import redis
 from rq import Queue
 
-from services.projector.jobs import ProjectorContext, fresh_views, rebuild_match
-from services.projector.queue import enqueue_catch_up
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
+from shared.queues import enqueue_catch_up
 from shared.readmodels import ReadModels
+from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
 from tests.integration.projector.support import PLAYERS, StartWorker, players_of, wait_until
-from tests.projector_support import (
-    append_in_batches,
-    random_match,
-    read_model_snapshot,
-    wipe_read_models,
-)
+from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models
 
 PLAYER_IDS = [player_id for player_id, _ in PLAYERS]
 

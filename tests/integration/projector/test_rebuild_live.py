@@ -20,13 +20,13 @@ import redis
 from rq import Queue
 
 from services.embedded_redis import EmbeddedRedis
-from services.projector.jobs import fresh_views
-from services.projector.queue import enqueue_catch_up
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
-from shared.readmodel_pointer import Pointer, read_pointer
+from shared.queues import enqueue_catch_up
 from shared.readmodels import ReadModels
+from shared.readmodels.catching_up import fresh_views
+from shared.readmodels.generations import Pointer, read_pointer
 from tests.integration.projector.support import REPO, StartWorker, players_of, wait_until
 from tests.projector_support import append_in_batches, random_match, recount
 

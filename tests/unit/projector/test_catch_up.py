@@ -10,21 +10,18 @@ import fakeredis
 import orjson
 import pytest
 
-from services.projector.jobs import ProjectorContext, catch_up, fresh_views, publish, rebuild_match
-from services.projector.poison import ParkedMatches
-from services.projector.projection import Projection, advance
+from services.projector.jobs import catch_up
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import NewEvent, RedisEventStore
+from shared.fold import FoldedMatch, fold
 from shared.readmodels import ReadModels
+from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
+from shared.readmodels.parked import ParkedMatches
+from shared.readmodels.publishing import publish
 from shared.rules import Seat, replay, view
 from shared.rules.events import Event
-from tests.projector_support import (
-    append_in_batches,
-    random_match,
-    read_model_snapshot,
-    wipe_read_models,
-)
+from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models
 
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]
 
@@ -146,7 +143,7 @@ def test_a_slow_worker_cannot_move_the_views_or_the_lobby_backwards(
     store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
 ) -> None:
     events = stored_match(store, 7, "m1")
-    slow = advance(Projection("m1"), store.read("m1", after=0, limit=3))  # folded when 3 were stored
+    slow = fold(FoldedMatch("m1"), store.read("m1", after=0, limit=3))  # folded when 3 were stored
     catch_up("m1", context)
     assert not publish(readmodels, slow, relist=True)  # ...and written late
     assert_views_match_the_engine(readmodels, "m1", events)

@@ -8,7 +8,8 @@ import fakeredis
 import pytest
 
 from shared import keys
-from shared.readmodel_pointer import (
+from shared.readmodels import ReadModels
+from shared.readmodels.generations import (
     Pointer,
     RebuildLockError,
     abandon,
@@ -18,7 +19,6 @@ from shared.readmodel_pointer import (
     start_building,
     switch_to,
 )
-from shared.readmodels import ReadModels
 
 
 def views_of(version: int, tag: str = "") -> dict[str, dict]:

@@ -10,12 +10,14 @@ import pytest
 from rq import SimpleWorker
 
 from services.projector import lanes as lanes_module
-from services.projector.jobs import ProjectorContext, catch_up, fresh_views
+from services.projector.jobs import catch_up
 from services.projector.lanes import CatchUpLanes, drain
-from services.projector.queue import DRAIN_JOB, catch_up_queue, enqueue_drain, rebuild_queue
+from shared import catchup as catchup_module
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
+from shared.queues import DRAIN_JOB, catch_up_queue, enqueue_drain, rebuild_queue
 from shared.readmodels import ReadModels
+from shared.readmodels.catching_up import ProjectorContext, fresh_views
 from tests.projector_support import random_match, store_matches
 
 time_sleep = time.sleep  # the real one, for fakes that record naps and still take them
@@ -217,7 +219,7 @@ def test_a_request_whose_job_cannot_be_queued_leaves_the_lane_disarmed(
     def no_queue(queue, lane):
         raise ConnectionError("the queue's Redis went away")
 
-    monkeypatch.setattr(lanes_module, "enqueue_drain", no_queue)
+    monkeypatch.setattr(catchup_module, "enqueue_drain", no_queue)
     with pytest.raises(ConnectionError):
         lanes.request("m1")
     monkeypatch.undo()

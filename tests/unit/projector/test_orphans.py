@@ -5,9 +5,8 @@ from __future__ import annotations
 import fakeredis
 from rq import SimpleWorker
 
-from services.projector.jobs import ProjectorContext
-from services.projector.orphans import lost_jobs, requeue
-from services.projector.queue import enqueue_rebuild, rebuild_queue
+from shared.queues import enqueue_rebuild, lost_jobs, rebuild_queue, requeue
+from shared.readmodels.catching_up import ProjectorContext
 
 
 def test_only_a_job_dequeued_and_never_started_is_lost(

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from services.projector.projection import (
-    GapError,
-    Projection,
-    advance,
-    player_results,
-    read_models_of,
-)
 from shared.codec import encode
 from shared.eventstore.model import StoredEvent
+from shared.fold import FoldedMatch, GapError, fold
+from shared.readmodels.projection import player_results, read_models_of
 from shared.rules import Seat, Status, replay, view
 from shared.rules.events import RoundWon
 from tests.projector_support import random_match
@@ -32,7 +27,7 @@ def test_folding_a_match_in_any_two_steps_gives_the_engine_views(seed: int) -> N
     events = random_match(seed, "m1")
     records = stored("m1", events)
     cut = seed * 7 % len(events)
-    projection = advance(advance(Projection("m1"), records[:cut]), records[cut:])
+    projection = fold(fold(FoldedMatch("m1"), records[:cut]), records[cut:])
     models = read_models_of(projection)
     state = replay(events)
     assert projection.version == models.version == len(events)
@@ -42,7 +37,7 @@ def test_folding_a_match_in_any_two_steps_gives_the_engine_views(seed: int) -> N
 
 def test_the_summary_tells_the_lobby_what_anyone_may_see() -> None:
     events = random_match(3, "m1")
-    models = read_models_of(advance(Projection("m1"), stored("m1", events, at=1_767_225_600_000)))
+    models = read_models_of(fold(FoldedMatch("m1"), stored("m1", events, at=1_767_225_600_000)))
     spectator = models.views["spectator"]
     assert models.summary == {
         "id": "m1", "status": "finished", "version": len(events),
@@ -55,7 +50,7 @@ def test_the_summary_tells_the_lobby_what_anyone_may_see() -> None:
 @pytest.mark.parametrize("seed", range(10))
 def test_results_count_the_rounds_and_points_each_seat_won(seed: int) -> None:
     events = random_match(seed, "m1")
-    results = {r.player_id: r for r in player_results(advance(Projection("m1"), stored("m1", events)))}
+    results = {r.player_id: r for r in player_results(fold(FoldedMatch("m1"), stored("m1", events)))}
     rounds = [e for e in events if isinstance(e, RoundWon)]
     alice, bob = results["p1"], results["p2"]
     assert alice.rounds_won == sum(r.seat is Seat.A for r in rounds)
@@ -68,7 +63,7 @@ def test_results_count_the_rounds_and_points_each_seat_won(seed: int) -> None:
 
 def test_an_unfinished_match_has_no_results_yet() -> None:
     events = random_match(1, "m1")
-    projection = advance(Projection("m1"), stored("m1", events[:-1]))
+    projection = fold(FoldedMatch("m1"), stored("m1", events[:-1]))
     assert projection.status is not Status.FINISHED
     assert player_results(projection) == ()
 
@@ -76,6 +71,6 @@ def test_an_unfinished_match_has_no_results_yet() -> None:
 def test_a_gap_in_the_versions_is_refused() -> None:
     records = stored("m1", random_match(1, "m1")[:5])
     with pytest.raises(GapError):
-        advance(Projection("m1"), records[:2] + records[3:])
+        fold(FoldedMatch("m1"), records[:2] + records[3:])
     with pytest.raises(GapError):
-        advance(advance(Projection("m1"), records[:3]), records[2:])
+        fold(fold(FoldedMatch("m1"), records[:3]), records[2:])

@@ -14,16 +14,17 @@ from rq import Queue, SimpleWorker, Worker
 
 from services.cli import rebuild as rebuild_command
 from services.cli.context import Backends
-from services.projector import rebuild as rebuild_module
-from services.projector.jobs import ProjectorContext, catch_up, fresh_views, rebuild_batch
-from services.projector.queue import REBUILD_JOB, catch_up_queue, enqueue_rebuild, rebuild_queue
-from services.projector.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport, batches
+from services.projector.jobs import catch_up, rebuild_batch
 from shared import keys
 from shared.codec import encode
 from shared.config import Config
 from shared.eventstore import RedisEventStore
-from shared.readmodel_pointer import Pointer, RebuildLockError, lock_rebuild, read_pointer, start_building
+from shared.queues import REBUILD_JOB, catch_up_queue, enqueue_rebuild, rebuild_queue
 from shared.readmodels import ReadModels
+from shared.readmodels import rebuild as rebuild_module
+from shared.readmodels.catching_up import ProjectorContext, fresh_views
+from shared.readmodels.generations import Pointer, RebuildLockError, lock_rebuild, read_pointer, start_building
+from shared.readmodels.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport, batches
 from tests.projector_support import append_in_batches, random_match, recount
 
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]

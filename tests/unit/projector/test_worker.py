@@ -5,18 +5,12 @@ from __future__ import annotations
 import fakeredis
 from rq import SimpleWorker
 
-from services.projector.jobs import ProjectorContext, fresh_views
-from services.projector.queue import (
-    CATCH_UP_JOB,
-    FAILURE_TTL_SECONDS,
-    JOB_TIMEOUT_SECONDS,
-    catch_up_queue,
-    enqueue_catch_up,
-)
 from services.projector.worker import build_worker
 from shared.config import Config
 from shared.eventstore import NewEvent, RedisEventStore
+from shared.queues import CATCH_UP_JOB, FAILURE_TTL_SECONDS, JOB_TIMEOUT_SECONDS, catch_up_queue, enqueue_catch_up
 from shared.readmodels import ReadModels
+from shared.readmodels.catching_up import ProjectorContext, fresh_views
 from tests.projector_support import store_matches
 
 

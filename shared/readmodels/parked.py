@@ -1,4 +1,4 @@
-"""Poison events: a match whose stream holds an event the projector cannot fold is parked.
+"""Parked matches: a match whose stream holds an event the projector cannot fold is parked.
 
 An unknown event type, a schema this code does not know, corrupt JSON, or an event the
 rules cannot fold fails every job of its match the same way. Retrying it on every sweep
@@ -10,7 +10,7 @@ would only fill the logs and RQ's failed registry, so the job parks the match in
 - the match keeps its "unprojected" mark (its events are not all projected, and the lag
   says so), but the sweep skips it until its stream grows;
 - ``GET /health`` lists it and says ``"degraded"``;
-- ``unpark(match_id)`` retries it at once, e.g. once code that reads the event is deployed
+- the projector's ``unpark(match_id)`` retries it at once, e.g. once code that reads the event is deployed
   (it is parked again if the event still cannot be folded).
 
 Only deterministic failures park a match: a Redis error, an OS error or RQ's own stop and
@@ -29,11 +29,11 @@ import redis
 from rq.exceptions import StopRequested
 from rq.timeouts import BaseTimeoutException
 
-from services.projector.projection import Projection, advance
 from shared import keys
 from shared.eventstore.model import CorruptEventError, EventStore, StoredEvent, system_clock
 from shared.eventstore.schema import iso_from_ms
-from shared.readmodels import ReadModels
+from shared.fold import FoldedMatch, fold
+from shared.readmodels.served import ReadModels
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +74,14 @@ def describe(error: BaseException) -> str:
     return text if len(text) <= _MAX_ERROR_CHARS else text[:_MAX_ERROR_CHARS - 1] + "…"
 
 
-def find_poison(store: EventStore, match_id: str, page_size: int = 500) -> tuple[Projection, Poison] | None:
+def find_poison(store: EventStore, match_id: str, page_size: int = 500) -> tuple[FoldedMatch, Poison] | None:
     """Fold the match from its first event, one event at a time, until one fails.
 
     Returns the projection of every event before the poison and the poison itself; None
     if the whole stream folds. Transient errors (Redis, OS) are raised, never blamed on
     an event.
     """
-    projection = Projection(keys.validate_match_id(match_id))
+    projection = FoldedMatch(keys.validate_match_id(match_id))
     while True:
         try:
             page = store.read(match_id, after=projection.version, limit=page_size)
@@ -97,11 +97,11 @@ def find_poison(store: EventStore, match_id: str, page_size: int = 500) -> tuple
             return None
 
 
-def _fold_one_by_one(projection: Projection, page: Sequence[StoredEvent]) -> tuple[Projection, Poison | None]:
+def _fold_one_by_one(projection: FoldedMatch, page: Sequence[StoredEvent]) -> tuple[FoldedMatch, Poison | None]:
     """Fold ``page`` event by event; the projection before the first that fails, and its poison."""
     for stored in page:
         try:
-            projection = advance(projection, [stored])
+            projection = fold(projection, [stored])
         except TRANSIENT:
             raise
         except Exception as error:  # noqa: BLE001 - whatever the fold raises, this event caused it
@@ -160,18 +160,3 @@ def _stuck(records: dict[str, ParkedMatch], readmodels: ReadModels) -> list[Park
     served = readmodels.at(readmodels.generation())
     versions = served.projected_versions([record.match for record in ordered]) if ordered else []
     return [record for record, version in zip(ordered, versions) if version < record.version]
-
-
-def unpark(match_id: str, context: Any = None) -> ParkedMatch | None:
-    """Retry a parked match now; its new record if it is still parked, else None.
-
-    For after a deploy that reads the event, or a stream repaired by hand.
-    """
-    # Imported here: the jobs import this module for their error path.
-    from services.projector.jobs import catch_up, current_context
-
-    ctx = context or current_context()
-    registry = ParkedMatches(ctx.readmodels.client)
-    registry.remove(match_id)
-    catch_up(match_id, ctx)
-    return registry.get(match_id)

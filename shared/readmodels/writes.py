@@ -10,12 +10,12 @@ key of generation N >= 1, generation 0 keeps the plain names):
   They live outside the match's slot, so they cannot change in the views' script: the
   projector places a match before writing its views and settles it after, and a read
   moves any member whose summary has another status (so the lobby heals itself).
-- The scoreboard: see :mod:`shared.scoreboard`.
+- The scoreboard: see :mod:`shared.readmodels.scoreboard`.
 
 The views' script refuses to move a match backwards (a slow worker's older fold is
 dropped) and, when asked to, clears the match's "unprojected" mark in the same atomic
 step. Only a write to the generation reads use may clear it: a generation being built
-beside it does not serve anyone yet (see :mod:`shared.readmodels`).
+beside it does not serve anyone yet (see :mod:`shared.readmodels.served`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import orjson
 from shared import keys
 from shared.eventstore.model import EventStore
 from shared.eventstore.scripts import Script
-from shared.scoreboard import Scoreboard
+from shared.readmodels.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")
 _MAX_SETTLE_ATTEMPTS = 10

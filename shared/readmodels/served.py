@@ -1,7 +1,7 @@
 """Read models in Redis: written by the projector, read by the API.
 
-The read models come in generations (see :mod:`shared.generation` for the layout of one,
-:mod:`shared.readmodel_pointer` for the pointer). :class:`ReadModels` is what the API
+The read models come in generations (see :mod:`shared.readmodels.writes` for the layout of one,
+:mod:`shared.readmodels.generations` for the pointer). :class:`ReadModels` is what the API
 uses: every call resolves the generation reads use with one HGET, and never caches it,
 so the first call after a rebuild's switch already reads the new generation (a cached,
 stale pointer would make read-your-writes waits time out on a generation no longer
@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.eventstore.model import EventStore
-from shared.generation import AUDIENCES, GenerationModels, InvalidAudienceError
-from shared.readmodel_pointer import Pointer, current_generation, read_pointer
+from shared.readmodels.generations import Pointer, current_generation, read_pointer
+from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
 

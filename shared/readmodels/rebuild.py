@@ -1,7 +1,7 @@
 """Rebuild every read model from the event streams into a new generation, with no downtime.
 
 Reads keep using the current generation until the new one is complete, then move over in
-one atomic step (see :mod:`shared.readmodel_pointer`):
+one atomic step (see :mod:`shared.readmodels.generations`):
 
 1. take the rebuild lock; N = current + 1; delete any leftovers of generation N; set
    ``building = N`` - from then on live catch-ups write to N as well;
@@ -31,12 +31,11 @@ from datetime import UTC, datetime
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from services.projector.jobs import ProjectorContext, rebuild_batch, rebuild_match
-from services.projector.orphans import lost_jobs, requeue
-from services.projector.queue import enqueue_rebuild, outdated_workers, registered_workers
 from shared.eventstore.model import EventStore
-from shared.readmodel_pointer import abandon, drop_generation, lock_rebuild, start_building, switch_to
-from shared.readmodels import ReadModels
+from shared.queues import enqueue_rebuild, lost_jobs, outdated_workers, registered_workers, requeue
+from shared.readmodels.catching_up import ProjectorContext, rebuild_batch, rebuild_match
+from shared.readmodels.generations import abandon, drop_generation, lock_rebuild, start_building, switch_to
+from shared.readmodels.served import ReadModels
 
 _FAILED = {JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
 _FINAL_PASS_PAGE = 500

@@ -1,8 +1,14 @@
-"""The projector's queues: how the API asks for a catch-up, and how a rebuild fans out.
+"""The projector's queues, as whoever asks for work sees them: the API, the CLI, a rebuild.
 
-Jobs are referenced by their dotted path, so enqueuing never imports the projector.
-Workers listen to the catch-up queue first and the rebuild queue second (RQ serves its
-queues in order), so live catch-ups never wait behind a rebuild's backlog.
+Jobs are referenced by their dotted path, so asking for one never imports the projector
+(the paths are part of the contract: jobs already queued must stay runnable). Workers
+listen to the catch-up queue first and the rebuild queue second (RQ serves its queues in
+order), so live catch-ups never wait behind a rebuild's backlog.
+
+A worker can die between taking a job off its queue and registering it as started (RQ
+does those in separate steps): that job is then in neither place and no registry shows
+it. Only whoever waits for the job can notice; :func:`lost_jobs` tells the rebuild which
+of its jobs are in that state.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from rq import Queue, Worker
-from rq.job import Job
+from rq.job import Job, JobStatus
 
 from shared.keys import validate_match_id
 
@@ -37,7 +43,7 @@ def rebuild_queue(connection: Any, name: str) -> Queue:
 def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Job:
     """Queue a catch-up of ``match_id`` as a job of its own; with ``pipeline``, join the
     caller's transaction. The API asks through the catch-up lanes instead (see
-    :mod:`services.projector.lanes`); this is one match by hand, e.g. after a fix.
+    :mod:`shared.catchup`); this is one match by hand, e.g. after a fix.
 
     Results are not kept (``result_ttl=0``): the read models are the result. Running it
     again is harmless: a job folds everything new, so later ones find little.
@@ -46,7 +52,7 @@ def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Jo
 
 
 def enqueue_drain(queue: Queue, lane: int) -> Job:
-    """Ask for a catch-up lane to be drained (see :mod:`services.projector.lanes`)."""
+    """Ask for a catch-up lane to be drained (see :mod:`shared.catchup`)."""
     return _enqueue_live(queue, DRAIN_JOB, int(lane), f"drain catch-up lane {lane}")
 
 
@@ -92,3 +98,28 @@ def outdated_workers(rebuild_queue: Queue) -> list[str]:
         worker.name for worker in Worker.all(connection=rebuild_queue.connection)
         if catch_up_name in worker.queue_names() and rebuild_queue.name not in worker.queue_names()
     ]
+
+
+_WAITING = {JobStatus.QUEUED, JobStatus.STARTED}
+
+
+def lost_jobs(queue: Queue, job_ids: list[str]) -> set[str]:
+    """Those of ``job_ids`` still waiting to run yet neither queued nor started anywhere.
+
+    A live worker passes through that state for a few milliseconds between dequeuing a
+    job and starting it, so a caller requeues only a job found lost twice, seconds apart.
+    """
+    if not job_ids:
+        return set()
+    placed = set(queue.get_job_ids()) | set(queue.started_job_registry.get_job_ids(cleanup=False))
+    return {
+        job_id for job_id, job in zip(job_ids, Job.fetch_many(job_ids, connection=queue.connection))
+        if job is not None and job_id not in placed and job.get_status(refresh=False) in _WAITING
+    }
+
+
+def requeue(queue: Queue, job_ids: set[str]) -> None:
+    """Queue ``job_ids`` again, at the front (the projector's jobs are idempotent)."""
+    for job in Job.fetch_many(sorted(job_ids), connection=queue.connection):
+        if job is not None:
+            queue.enqueue_job(job, at_front=True)

@@ -1,0 +1,101 @@
+"""What the read models of one match should be, from the match as folded (pure).
+
+No Redis here. A :class:`~shared.fold.FoldedMatch` (rules state, version, creation time
+and the per-seat round tallies the scoreboard needs) becomes the three views, the lobby
+summary and the players' results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from shared.eventstore.schema import iso_from_ms
+from shared.fold import FoldedMatch
+from shared.rules import SEATS, MatchState, Seat, Status, view
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """What a finished match adds to one player's scoreboard row."""
+
+    player_id: str
+    name: str
+    won: bool
+    rounds_won: int
+    points_for: int
+    points_against: int
+
+
+@dataclass(frozen=True)
+class MatchReadModels:
+    """Everything the read models hold for one match."""
+
+    version: int
+    views: dict[str, dict[str, Any]]  # "A", "B", "spectator"
+    summary: dict[str, Any]
+    results: tuple[PlayerResult, ...]  # empty until the match is finished
+
+
+def match_view(match_id: str, version: int, state: MatchState, seat: Seat | None) -> dict[str, Any]:
+    """The API's match view: what ``seat`` (None: a spectator) may see, with the id and version."""
+    return {"id": match_id, "version": version, **view(state, seat)}
+
+
+def match_views(projection: FoldedMatch) -> dict[str, dict[str, Any]]:
+    """The views of seat A, seat B and a spectator."""
+    p = projection
+    return {
+        "A": match_view(p.match_id, p.version, p.state, Seat.A),
+        "B": match_view(p.match_id, p.version, p.state, Seat.B),
+        "spectator": match_view(p.match_id, p.version, p.state, None),
+    }
+
+
+def summary(projection: FoldedMatch, spectator_view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The match's lobby line (what anyone may see of it)."""
+    shown = spectator_view or view(projection.state, None)
+    created_at = projection.created_at
+    return {
+        "id": projection.match_id,
+        "status": shown["status"],
+        "version": projection.version,
+        "players": shown["players"],
+        "scores": shown["scores"],
+        "winner": shown["winner"],
+        "rules": shown["rules"],
+        "custom": shown["custom"],
+        "created_at": None if created_at is None else iso_from_ms(created_at),
+    }
+
+
+def player_results(projection: FoldedMatch) -> tuple[PlayerResult, ...]:
+    """Each seated player's result once the match is finished; empty before."""
+    state = projection.state
+    if state.status is not Status.FINISHED:
+        return ()
+    results = []
+    for seat in SEATS:
+        player = state.players[seat.index]
+        if player is None:
+            continue
+        results.append(PlayerResult(
+            player_id=player.id,
+            name=player.name,
+            won=state.winner is seat,
+            rounds_won=projection.rounds_won[seat.index],
+            points_for=projection.points_won[seat.index],
+            points_against=projection.points_won[seat.other.index],
+        ))
+    return tuple(results)
+
+
+def read_models_of(projection: FoldedMatch) -> MatchReadModels:
+    """Everything the read models should hold for the projected match."""
+    views = match_views(projection)
+    return MatchReadModels(
+        version=projection.version,
+        views=views,
+        summary=summary(projection, views["spectator"]),
+        results=player_results(projection),
+    )

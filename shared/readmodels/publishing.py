@@ -1,0 +1,65 @@
+"""Writing one match's read models, in the order that keeps them crash-safe."""
+
+from __future__ import annotations
+
+from shared.fold import FoldedMatch
+from shared.readmodels.projection import MatchReadModels, read_models_of
+from shared.readmodels.served import ReadModels
+
+
+def publish_live(
+    readmodels: ReadModels, projection: FoldedMatch, *, relist: bool, replace_same_version: bool = False,
+) -> None:
+    """Write the projection to the generation reads use and, during a rebuild, the one being built.
+
+    The pointer is read after folding: a rebuild that starts later enqueues its jobs
+    later, and they fold these events themselves. The generation being built is written
+    first and never clears the mark, so the mark is cleared only once the generation
+    being served holds the events, and a served view is never newer than the one that is
+    about to replace it. It is always relisted: its lobby may not list the match yet.
+    """
+    pointer = readmodels.pointer()
+    models = read_models_of(projection)  # once, for both generations
+    if pointer.building is not None:
+        _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
+               generation=pointer.building, clear_mark=False)
+    _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
+           generation=pointer.generation, clear_mark=True)
+
+
+def publish(
+    readmodels: ReadModels, projection: FoldedMatch, *, relist: bool,
+    replace_same_version: bool = False, generation: int | None = None, clear_mark: bool = True,
+) -> bool:
+    """Write the projection's read models in the crash-safe order; True if the views were written.
+
+    ``relist``: the match's status may have changed, so its lobby listing must follow.
+    ``generation``: where to write (None: the generation reads use, resolved once).
+    ``clear_mark``: clear the match's unprojected mark up to the projection's version.
+    """
+    generation = readmodels.generation() if generation is None else generation
+    return _write(readmodels, projection, read_models_of(projection), relist=relist,
+                  replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark)
+
+
+def _write(
+    readmodels: ReadModels, projection: FoldedMatch, models: MatchReadModels, *, relist: bool,
+    replace_same_version: bool, generation: int, clear_mark: bool,
+) -> bool:
+    """``publish`` with the read models already computed and the generation resolved."""
+    match_id, created_at = projection.match_id, projection.created_at or 0
+    for result in models.results:
+        readmodels.record_result(
+            match_id, result.player_id, result.name, result.won,
+            result.rounds_won, result.points_for, result.points_against, generation=generation,
+        )
+    if relist:
+        players = [seat["id"] for seat in models.summary["players"].values() if seat]
+        readmodels.place_in_lobby(match_id, models.summary["status"], created_at, players, generation=generation)
+    wrote = readmodels.write_match(
+        match_id, models.version, models.views, models.summary,
+        replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark,
+    )
+    if relist:
+        readmodels.settle_lobby(match_id, created_at, generation=generation)
+    return wrote
