@@ -11,4 +11,4 @@ RUN pip install . && useradd --create-home truc
 USER truc
 
 EXPOSE 8000
-CMD ["python", "-m", "services.api.serve"]
+CMD ["python", "-m", "services.api"]

@@ -28,7 +28,7 @@ lint: $(STAMP)
 # Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
 # gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.
 run: $(STAMP)
-	$(VENV)/bin/python -m services.run
+	$(VENV)/bin/python -m services.stack
 
 # Benchmarks print their figures beside a baseline measured in the same run (never in `make test`).
 # The load suite starts and stops its own stacks on 127.0.0.1 and writes var/bench/results.json;

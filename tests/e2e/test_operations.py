@@ -35,7 +35,7 @@ def test_re_running_catch_up_jobs_counts_a_finished_match_once(stack):
 
 
 def test_the_worker_health_check_sees_the_running_workers(stack):
-    checked = subprocess.run([sys.executable, "-m", "services.projector.health"], env=stack.env, cwd=ROOT,
+    checked = subprocess.run([sys.executable, "-m", "services.projector", "health"], env=stack.env, cwd=ROOT,
                              capture_output=True, text=True, timeout=30)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "2 projector worker(s)" in checked.stdout

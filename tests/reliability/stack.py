@@ -57,7 +57,7 @@ class Stack:
     def start(self, workers: int = 2, bot: bool = False) -> Stack:
         """Start everything and wait until the API answers /health with 200."""
         self.server.start()
-        self.api = self._spawn("api", "services.api.serve")
+        self.api = self._spawn("api", "services.api")
         self.wait_healthy()
         for _ in range(workers):
             self.start_worker()
@@ -67,7 +67,7 @@ class Stack:
 
     def start_worker(self) -> subprocess.Popen:
         """One more projector worker process."""
-        worker = self._spawn(f"worker-{len(self.workers)}", "services.projector.worker")
+        worker = self._spawn(f"worker-{len(self.workers)}", "services.projector")
         self.workers.append(worker)
         return worker
 

@@ -39,7 +39,7 @@ def queue(redis_client: redis.Redis) -> Queue:
 def start_worker(
     redis_server: EmbeddedRedis, queue: Queue, tmp_path: Path,
 ) -> Iterator[StartWorker]:
-    """Start ``python -m services.projector.worker`` processes; SIGTERM them at the end."""
+    """Start ``python -m services.projector`` processes; SIGTERM them at the end."""
     started: list[subprocess.Popen] = []
 
     def start(sweep_seconds: int = NO_PERIODIC_SWEEP, wait_idle: bool = True) -> subprocess.Popen:
@@ -47,7 +47,7 @@ def start_worker(
                "SWEEP_SECONDS": str(sweep_seconds), "DATA_DIR": str(tmp_path)}
         log = open(tmp_path / f"worker-{len(started)}.log", "wb")
         process = subprocess.Popen(
-            [sys.executable, "-m", "services.projector.worker"],
+            [sys.executable, "-m", "services.projector"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()

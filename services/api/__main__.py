@@ -1,7 +1,8 @@
-"""Serve the API with gunicorn (never Flask's development server).
+"""``python -m services.api``: serve the API with gunicorn (never Flask's development server).
 
-``python -m services.api.serve`` waits for Redis, then replaces itself with gunicorn
-bound to HOST:PORT. gthread workers: a read with ``wait`` blocks a thread, not a process.
+It waits for Redis, then replaces itself with gunicorn bound to HOST:PORT, serving the app
+that ``services.api.app_from_env()`` builds in each gunicorn process. gthread workers: a
+read with ``wait`` blocks a thread, not a process.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def main() -> None:
     config = Config.from_env()
     wait_until_reachable(connect(config.redis_url))
     args = [
-        sys.executable, "-m", "gunicorn", "services.api.wsgi:app",
+        sys.executable, "-m", "gunicorn", "services.api:app_from_env()",
         "--bind", f"{config.host}:{config.port}",
         "--workers", str(config.api_workers),
         "--worker-class", "gthread",

@@ -1,4 +1,4 @@
-"""``make run``: the whole stack in one terminal, under honcho.
+"""``python -m services.stack`` (``make run``): the whole stack in one terminal, under honcho.
 
 Starts the embedded redis-server (unless REDIS_URL names another Redis), the API under
 gunicorn, WORKERS projector workers and the bot player; Ctrl-C stops them all. Settings come from the
@@ -24,8 +24,8 @@ def procfile(config: Config) -> str:
         data = shlex.quote(str(config.data_dir / "redis"))
         lines.append(f"redis: {python} -m services.embedded_redis --unix-socket {socket} --data-dir {data}")
     # honcho gives each process a PORT of its own; the API's is set on its line.
-    lines.append(f"api: PORT={config.port} {python} -m services.api.serve")
-    lines.append(f"worker: {python} -m services.projector.worker")
+    lines.append(f"api: PORT={config.port} {python} -m services.api")
+    lines.append(f"worker: {python} -m services.projector")
     lines.append(f"bot: PORT={config.port} {python} -m services.bots")
     return "\n".join(lines) + "\n"
 
