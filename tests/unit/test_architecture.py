@@ -1,0 +1,137 @@
+"""The house's shape, read from the code's own imports: the services meet only in shared/.
+
+- the rules engine imports only the standard library;
+- shared/ imports nothing of services/ or bench/;
+- the API, the projector, the bots and the CLI import nothing from one another (the bots
+  and the CLI may use the public HTTP client, ``services.client``);
+- no import circle anywhere in shared/, services/ and bench/.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICES = ("api", "projector", "bots", "cli")
+PUBLIC_CLIENT = "services.client"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {
+        _module_name(path): path
+        for top in ("shared", "services", "bench") for path in (ROOT / top).rglob("*.py")
+    }
+
+
+MODULES = _modules()
+
+
+def _imported(module: str, path: Path) -> Iterator[str]:
+    """Every module ``module`` imports, at any depth of its code, relative imports resolved."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                yield submodule if submodule in MODULES else base
+
+
+def _project_imports(module: str) -> set[str]:
+    return {name for name in _imported(module, MODULES[module]) if name.split(".")[0] in ("shared", "services", "bench")}
+
+
+def _service_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "services" and len(parts) > 1 and parts[1] in SERVICES else None
+
+
+def test_the_rules_engine_imports_only_the_standard_library_and_itself() -> None:
+    strangers = {
+        (module, name) for module in MODULES if module.startswith("shared.rules")
+        for name in _imported(module, MODULES[module])
+        if not name.startswith("shared.rules") and name.split(".")[0] not in sys.stdlib_module_names
+        and name != "__future__"
+    }
+    assert strangers == set()
+
+
+def test_shared_imports_nothing_of_the_services_or_the_benchmarks() -> None:
+    upward = {
+        (module, name) for module in MODULES if module.startswith("shared")
+        for name in _project_imports(module) if not name.startswith("shared")
+    }
+    assert upward == set()
+
+
+def test_the_services_meet_only_in_shared() -> None:
+    crossings = set()
+    for module in MODULES:
+        own = _service_of(module)
+        if own is None:
+            continue
+        for name in _project_imports(module):
+            other = _service_of(name)
+            if name.startswith("services") and other != own and not (
+                name == PUBLIC_CLIENT and own in ("bots", "cli")
+            ):
+                crossings.add((module, name))
+    assert crossings == set()
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module, or a module importing itself."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1 or node in graph.get(node, ()):
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    graph = {module: {name for name in _project_imports(module) if name in MODULES} for module in MODULES}
+    assert _circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
