@@ -32,7 +32,7 @@ from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 from shared.queues import catch_up_queue, rebuild_queue
 from shared.readmodels.catching_up import ProjectorContext
-from shared.readmodels.parked import ParkedMatches
+from shared.readmodels.parked import ParkedMatch, ParkedMatches
 
 # RQ 3 blocks on the queue for ``worker_ttl - 15`` seconds between maintenance checks.
 _RQ_DEQUEUE_MARGIN = 15
@@ -84,40 +84,42 @@ class ProjectorWorker(SimpleWorker):
         poison are forgotten.
         """
         started = time.monotonic()
-        caught_up = failed = parked_now = skipped = 0
+        counts = {"caught up": 0, "failed": 0, "parked": 0, "left parked": 0}
         try:
             context = self._context or current_context()
             registry = ParkedMatches(context.readmodels.client)
             parked = registry.all()
             for match_id in context.store.unprojected():
-                record = parked.get(match_id)
-                if record is not None:
-                    if not record.retry_due(context.store.version(match_id)):
-                        skipped += 1
-                        continue
-                    registry.remove(match_id)  # retried below: parked again if it still fails
-                try:
-                    catch_up(match_id, context)
-                    if registry.get(match_id) is None:
-                        caught_up += 1
-                    else:
-                        parked_now += 1  # its job logged why
-                except StopRequested:
-                    raise  # SIGTERM during the sweep: stop now, the next sweep redoes the rest
-                except Exception:
-                    failed += 1
-                    self.log.exception("Sweep: catching up match %s failed", match_id)
+                counts[self._sweep_one(match_id, context, registry, parked)] += 1
             if parked:
                 registry.forget_passed(context.readmodels)
         except redis.exceptions.RedisError as error:
             # Keep the worker alive: the next sweep tries again.
             self.log.warning("Sweep: interrupted by a Redis error: %s", error)
-        if caught_up or failed or parked_now:
+        if counts["caught up"] or counts["failed"] or counts["parked"]:
             self.log.info(
                 "Sweep: caught up %d unprojected match(es), %d failed, %d parked, %d parked before left alone, "
-                "in %.0f ms", caught_up, failed, parked_now, skipped, (time.monotonic() - started) * 1000,
+                "in %.0f ms", *counts.values(), (time.monotonic() - started) * 1000,
             )
-        return caught_up
+        return counts["caught up"]
+
+    def _sweep_one(
+        self, match_id: str, context: ProjectorContext, registry: ParkedMatches, parked: dict[str, ParkedMatch],
+    ) -> str:
+        """Catch one marked match up; what became of it (a key of the sweep's counts)."""
+        record = parked.get(match_id)
+        if record is not None:
+            if not record.retry_due(context.store.version(match_id)):
+                return "left parked"
+            registry.remove(match_id)  # retried below: parked again if it still fails
+        try:
+            catch_up(match_id, context)
+        except StopRequested:
+            raise  # SIGTERM during the sweep: stop now, the next sweep redoes the rest
+        except Exception:
+            self.log.exception("Sweep: catching up match %s failed", match_id)
+            return "failed"
+        return "caught up" if registry.get(match_id) is None else "parked"  # a parking job logged why
 
 
 def worker_ttl_for(sweep_seconds: int) -> int:
