@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from shared.private_files import PRIVATE_UMASK, private_dir
+
 LOOPBACK = "127.0.0.1"
 FSYNC_POLICIES = ("always", "everysec", "no")
 
@@ -132,7 +134,7 @@ class EmbeddedRedis:
         """Start the server and block until it answers PING; return self."""
         if self.running:
             raise RuntimeError("the server is already running")
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)  # the AOF holds every hand and seed
         # A free port can be taken between probing and binding: retry with
         # another one, unless the caller asked for a specific port.
         attempts = 1 if self._requested_port is not None else 3
@@ -157,6 +159,7 @@ class EmbeddedRedis:
             [redis_server_binary(), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
+            umask=PRIVATE_UMASK,  # its AOF, RDB and log files are created 0600
         )
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
@@ -210,7 +213,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default=LOOPBACK)
     parser.add_argument("--appendfsync", choices=FSYNC_POLICIES, default="everysec")
     options = parser.parse_args(argv)
-    os.makedirs(options.data_dir, exist_ok=True)
+    os.umask(PRIVATE_UMASK)  # the AOF holds every hand and seed: the server's files are the owner's
+    private_dir(Path(options.data_dir))
     binary = redis_server_binary()
     if not options.port and not options.unix_socket:
         parser.error("give --port or --unix-socket")

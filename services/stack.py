@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from shared.config import Config
+from shared.private_files import PRIVATE_UMASK, private_dir, secret_file
 
 
 def procfile(config: Config) -> str:
@@ -32,16 +33,13 @@ def procfile(config: Config) -> str:
 
 def _bot_token(data_dir: Path) -> str:
     """The built-in bot's secret, made once per DATA_DIR (the API seats it, the bot plays with it)."""
-    path = data_dir / "bot.token"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    return secret_file(data_dir / "bot.token", lambda: secrets.token_urlsafe(32))
 
 
 def main() -> None:
     config = Config.from_env()
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    os.umask(PRIVATE_UMASK)  # every process below inherits it: the AOF, logs and sockets are the owner's
+    private_dir(config.data_dir)
     path = config.data_dir / "Procfile"
     path.write_text(procfile(config))
     redis_dir = config.data_dir / "redis"

@@ -22,6 +22,7 @@ from rich.console import Console
 
 from services.client import ApiError, TrucClient
 from shared.config import Config
+from shared.private_files import private_dir, read_secret, write_secret
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f"}
@@ -97,13 +98,13 @@ def _token_file(config: Config, name: str) -> Path:
 def _player(client: TrucClient, config: Config, name: str) -> None:
     """Log in as ``name`` with its saved token, or register it and save the token."""
     path = _token_file(config, name)
-    if path.exists():
-        client.token = path.read_text().strip()
+    saved = read_secret(path)
+    if saved:
+        client.token = saved
         return
     registered = client.register(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(registered.token)
-    path.chmod(0o600)
+    private_dir(path.parent)
+    write_secret(path, registered.token)
 
 
 def _feed(inbox: queue.Queue, client: TrucClient, match_id: str) -> None:
