@@ -7,7 +7,7 @@ import redis
 from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
-from shared.bot import BOT_NAME, BOT_PLAYER_ID
+from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.catchup import CatchUpRequests
 from shared.config import Config
 from shared.connect import connect
@@ -88,10 +88,14 @@ def _bot_seat(players: PlayerRegistry, token: str | None):
     seated: list[Player] = []
 
     def bot() -> Player:
-        if token is None:
+        try:
+            usable = checked_bot_token(token)
+        except WeakBotTokenError:
+            usable = None
+        if usable is None:
             raise ApiError(503, "BOT_UNAVAILABLE", "This server runs no bot: set BOT_TOKEN for the API and the bot.")
         if not seated:
-            seated.append(players.ensure(BOT_PLAYER_ID, BOT_NAME, token))
+            seated.append(players.ensure(BOT_PLAYER_ID, BOT_NAME, usable))
         return seated[0]
 
     return bot

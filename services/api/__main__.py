@@ -8,14 +8,29 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
+from services.api.players import PlayerRegistry
+from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 
 
+def seat_the_bot(client: Any, token: str | None) -> None:
+    """Give the bot's player this start's token alone: a token of an earlier start (rotated,
+    perhaps leaked) stops working now, and with no BOT_TOKEN the bot has no token at all."""
+    PlayerRegistry(client).seat_token(BOT_PLAYER_ID, BOT_NAME, token)
+
+
 def main() -> None:
     config = Config.from_env()
-    wait_until_reachable(connect(config.redis_url))
+    try:
+        token = checked_bot_token(config.bot_token)
+    except WeakBotTokenError as weak:
+        raise SystemExit(str(weak)) from None
+    client = connect(config.redis_url)
+    wait_until_reachable(client)
+    seat_the_bot(client, token)
     args = [
         sys.executable, "-m", "gunicorn", "services.api:app_from_env()",
         "--bind", f"{config.host}:{config.port}",

@@ -18,6 +18,7 @@ class Player:
     name: str
 
 
+_CURRENT_TOKEN = "token_hash"  # a configured player's field: the hash of its one valid token
 RESERVED_NAMES = {"bot"}  # the built-in bot's, registered by configuration rather than by a client
 
 
@@ -33,10 +34,10 @@ class PlayerRegistry:
     def __init__(self, client: Any, known_tokens: TokenCache[Player] | None = None) -> None:
         self._client = client
         # Every authenticated request looks its token up. A remembered answer may be up to
-        # the cache's TTL old, which is safe because a token, once handed out, is never
-        # revoked or pointed at another player (register and ensure only ever create
-        # token keys; register's one delete undoes a token it never handed out), and a
-        # player's name never changes. Only found players are remembered: an unknown token
+        # the cache's TTL old, which is safe because a player's token is never pointed at
+        # another player and a name never changes; the one token ever revoked is the bot's,
+        # when the API restarts with another BOT_TOKEN (a process still running keeps a
+        # cached old token for at most the TTL). Only found players are remembered: an unknown token
         # always asks Redis, so a player registered since is found at once, and forged
         # tokens cannot crowd real ones out. Keyed by the token's hash, like Redis.
         self._known_tokens: TokenCache[Player] = TokenCache() if known_tokens is None else known_tokens
@@ -65,12 +66,29 @@ class PlayerRegistry:
     def ensure(self, player_id: str, name: str, token: str) -> Player:
         """A player with a fixed id and a token given by configuration (the built-in bot)."""
         player = Player(player_id, name)
-        self._client.hset(keys.player(player_id), mapping={"id": player_id, "name": name})
-        self._client.set(keys.player_token(_token_hash(token)), player_id)
+        self.seat_token(player_id, name, token)
         claimed = self._client.set(keys.player_name(name), player_id, nx=True)
         if not claimed and self._client.get(keys.player_name(name)) != player_id.encode():
             raise NameTakenError(name)
         return player
+
+    def seat_token(self, player_id: str, name: str, token: str | None) -> None:
+        """Make ``token`` the configured player's only token; None: it has none.
+
+        The player keeps the hash of its current token, so a token set before (a rotated,
+        perhaps leaked secret) is deleted when another one, or none, is configured.
+        """
+        new_hash = None if token is None else _token_hash(token)
+        old_hash = self._client.hget(keys.player(player_id), _CURRENT_TOKEN)
+        if new_hash is not None:  # the new token works before the old one stops
+            self._client.set(keys.player_token(new_hash), player_id)
+            self._client.hset(keys.player(player_id), mapping={"id": player_id, "name": name,
+                                                                _CURRENT_TOKEN: new_hash})
+        elif old_hash is not None:
+            self._client.hdel(keys.player(player_id), _CURRENT_TOKEN)
+        if old_hash is not None and old_hash.decode() != new_hash:
+            self._client.delete(keys.player_token(old_hash.decode()))
+            self._known_tokens.forget(old_hash.decode())
 
     def by_token(self, token: str) -> Player | None:
         token_hash = _token_hash(token)

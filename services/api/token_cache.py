@@ -50,6 +50,11 @@ class TokenCache(Generic[Value]):
             while len(self._entries) > self._max_entries:
                 self._entries.popitem(last=False)
 
+    def forget(self, token_hash: str) -> None:
+        """Drop what is remembered for ``token_hash`` (a revoked token)."""
+        with self._lock:
+            self._entries.pop(token_hash, None)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)

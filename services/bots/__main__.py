@@ -13,14 +13,18 @@ import random
 from services.bots.player import BotPlayer
 from services.bots.strategies import STRATEGIES
 from services.client import TrucClient
+from shared.bot import WeakBotTokenError, checked_bot_token
 from shared.config import Config
 
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s bot %(message)s", datefmt="%H:%M:%S")
     config = Config.from_env()
-    token = os.environ.get("BOT_TOKEN")
-    if not token:
+    try:
+        token = checked_bot_token(os.environ.get("BOT_TOKEN") or None)
+    except WeakBotTokenError as weak:
+        raise SystemExit(str(weak)) from None
+    if token is None:
         raise SystemExit("BOT_TOKEN is not set: the bot has no identity (make run sets one)")
     client = TrucClient(f"http://{config.host}:{config.port}", token)
     strategy = STRATEGIES[os.environ.get("BOT_STRATEGY", "heuristic")](random.Random())

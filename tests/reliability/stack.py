@@ -20,7 +20,7 @@ from services.embedded_redis import EmbeddedRedis, free_port
 from tests.e2e.http import Http
 
 ROOT = Path(__file__).resolve().parents[2]
-BOT_TOKEN = "reliability-bot-secret"
+BOT_TOKEN = "reliability-bot-secret-of-at-least-32-characters"
 CLIENT_TIMEOUT = 10.0  # seconds: a request not answered by then counts as a hang
 SWEEP_SECONDS = 2  # workers look for unprojected matches this often
 

@@ -52,7 +52,8 @@ def _imported(module: str, path: Path) -> Iterator[str]:
 
 
 def _project_imports(module: str) -> set[str]:
-    return {name for name in _imported(module, MODULES[module]) if name.split(".")[0] in ("shared", "services", "bench")}
+    ours = ("shared", "services", "bench")
+    return {name for name in _imported(module, MODULES[module]) if name.split(".")[0] in ours}
 
 
 def _service_of(module: str) -> str | None:
