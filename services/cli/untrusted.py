@@ -1,0 +1,34 @@
+"""Text the operator's terminal did not write: made safe to print through rich.
+
+Player names are chosen by players, and a stream can be rewritten by anyone with Redis
+access, so every string read from a match is data, never formatting. Printed as it is,
+``[bold]`` would be taken as rich markup, an ESC (``\\x1b[31m``, OSC 8 hyperlinks, a new
+window title) would drive the terminal, and a bidi override (U+202E) would reorder the
+rest of the line so that it reads other than it is. Those characters are shown as their
+escapes instead (``\\x1b``, ``\\u202e``): the operator sees that they were there, and the
+line stays one line of plain text.
+"""
+from __future__ import annotations
+
+import re
+
+from rich.markup import escape
+
+# C0 and C1 controls with DEL (tab and newline too: one value, one line), the Unicode
+# line and paragraph separators, and every bidi embedding, override, isolate and mark.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    """``text`` with each control, separator and bidi character replaced by its escape."""
+    return _UNSAFE.sub(lambda found: ascii(found.group())[1:-1], str(text))
+
+
+def markup_text(text: object, style: str = "none") -> str:
+    """``text`` as rich markup that prints exactly as :func:`printable` shows it.
+
+    The value is wrapped in a style tag on purpose: ``rich.markup.escape`` doubles a trailing
+    backslash so that a tag right after it stays a tag, and with a tag always after it that
+    backslash prints once, as written.
+    """
+    return f"[{style}]{escape(printable(text))}[/{style}]"
