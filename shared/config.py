@@ -33,6 +33,8 @@ class Config:
     api_threads: int = 8  # gunicorn threads per API process
     access_log: bool = False  # gunicorn's access log on stdout (off: formatting it costs ~4 % of a request)
     max_streams: int = 6  # live streams one API process holds open at once (the other threads serve commands)
+    max_waits: int = 4  # reads one API process lets wait for a version at once (`wait=`); others answer at once
+    waits_per_client: int = 4  # ... of which one client address may hold this many
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
 
     @classmethod
@@ -65,5 +67,7 @@ class Config:
             api_threads=api_threads,
             access_log=bool(env.get("ACCESS_LOG")),
             max_streams=int(env.get("MAX_STREAMS") or max(1, api_threads - 2)),
+            max_waits=int(env.get("MAX_WAITS") or max(1, api_threads // 2)),
+            waits_per_client=int(env.get("WAITS_PER_CLIENT", "4")),
             bot_token=env.get("BOT_TOKEN") or None,
         )

@@ -122,6 +122,7 @@ def match_id_from_key(key: str | bytes) -> str:
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
 READ_MODELS = f"{PREFIX}:readmodels"
+VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
 # Matches the projector parked on an event it cannot fold (a hash: match id -> JSON record,
 # see services/projector/poison.py). Not per generation: the poison is in the stream, which
 # every generation folds. A global key written by single commands only.

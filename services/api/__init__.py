@@ -21,8 +21,8 @@ from .context import Services
 from .errors import ApiError
 from .game import MatchService
 from .players import Player, PlayerRegistry
+from .slots import Slots
 from .stream import blp as stream_blueprint
-from .stream_slots import StreamSlots
 from .table import blp as table_blueprint
 from .validation import DocumentedApi, IdConverter, id_param_schema
 
@@ -60,7 +60,8 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     app.extensions["truc"] = Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
-        bot=_bot_seat(players, config.bot_token), streams=StreamSlots(config.max_streams),
+        bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams),
+        waits=Slots(config.max_waits, per_client=config.waits_per_client),
     )
     app.url_map.converters["id"] = IdConverter
     api = DocumentedApi(app)

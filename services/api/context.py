@@ -12,7 +12,7 @@ from shared.readmodels import ReadModels
 
 from .game import MatchService
 from .players import Player, PlayerRegistry
-from .stream_slots import StreamSlots
+from .slots import Slots
 
 
 @dataclass
@@ -24,7 +24,8 @@ class Services:
     read_models: ReadModels
     queue_health: Callable[[], dict[str, Any]]
     bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)
-    streams: StreamSlots  # how many live streams this process may still open
+    streams: Slots  # how many live streams this process may still open
+    waits: Slots  # how many reads may wait for a version at once: in all, and per client address
 
 
 def services() -> Services:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 import orjson
-from flask import Response
+from flask import Response, request
 
 from shared.readmodels.parked import ParkedMatches
 
@@ -41,8 +41,7 @@ def get_match(query: dict, match_id: str) -> Response:
         raise not_found()
     min_version = max(query["min_version"], 1)
     wait = query["wait"] if projected else max(query["wait"], _FIRST_PROJECTION_WAIT)
-    if projected < min_version and wait:
-        ctx.read_models.wait_for_version(match_id, min_version, wait)  # follows a rebuild's switch
+    if projected < min_version and wait and _waited(match_id, min_version, wait):
         served = ctx.read_models.at(ctx.read_models.generation())
         summary = served.summary(match_id)
     if summary is None:
@@ -56,6 +55,26 @@ def get_match(query: dict, match_id: str) -> Response:
     # From the body served: a projector write may land between the two reads above.
     response.headers["ETag"] = f'"{orjson.loads(body)["version"]}"'
     return response
+
+
+def _waited(match_id: str, min_version: int, wait: float) -> bool:
+    """Wait for the views to reach ``min_version``, if they can and the caller may; True if it waited.
+
+    A version the stream has not reached answers at once (only a new append could bring it,
+    and the caller can ask again), and so does a wait past the process's or the client's
+    share of waiting threads (the contract's "older view on timeout", early).
+    """
+    ctx = services()
+    if min_version > ctx.store.version(match_id):
+        return False
+    give_back = ctx.waits.take(request.remote_addr or "")
+    if give_back is None:
+        return False
+    try:
+        ctx.read_models.wait_for_version(match_id, min_version, wait)  # follows a rebuild's switch
+    finally:
+        give_back()
+    return True
 
 
 def _from_the_stream(match_id: str, player) -> Response:

@@ -91,6 +91,7 @@ def switch_to(client: Any, generation: int, owner: str) -> None:
     def switch(pipe: Any) -> None:
         pipe.hset(keys.READ_MODELS, "generation", keys.validate_generation(generation))
         pipe.hdel(keys.READ_MODELS, "building", "rebuild")
+        pipe.publish(keys.VIEWS_CHANGED, "*")  # every wait looks again, at the new generation
 
     _update_if_owner(client, owner, switch)
 

@@ -14,17 +14,16 @@ otherwise.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from shared import keys
 from shared.eventstore.model import EventStore
+from shared.readmodels.changes import ViewChanges
 from shared.readmodels.generations import Pointer, current_generation, read_pointer
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
-
-POLL_SECONDS = 0.005  # between the projected-version checks of ``wait_for_version``
 
 
 class ReadModels:
@@ -36,6 +35,7 @@ class ReadModels:
 
     def __init__(self, client: Any) -> None:
         self._client = client
+        self._changes = ViewChanges(client)  # listens only once someone waits
 
     @property
     def client(self) -> Any:
@@ -79,17 +79,14 @@ class ReadModels:
         return self._served().projected_version(match_id)
 
     def wait_for_version(self, match_id: str, min_version: int, timeout_s: float) -> int:
-        """Poll until the views reach ``min_version`` or ``timeout_s`` passes; the version reached.
+        """Until the views reach ``min_version`` or ``timeout_s`` passes; the version reached.
 
-        Each poll resolves the generation again: a switch during the wait moves it on
-        to the new generation, the only one still written.
+        Woken by the projector's writes (see :mod:`shared.readmodels.changes`), not by
+        polling. Each look resolves the generation again: a switch during the wait moves
+        it on to the new generation, the only one still written.
         """
-        deadline = time.monotonic() + max(timeout_s, 0.0)
-        while True:
-            version = self.projected_version(match_id)
-            if version >= min_version or time.monotonic() >= deadline:
-                return version
-            time.sleep(POLL_SECONDS)
+        keys.validate_match_id(match_id)
+        return self._changes.wait_until(match_id, lambda: self.projected_version(match_id), min_version, timeout_s)
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the matches of ``status``, newest first, at most ``limit``."""

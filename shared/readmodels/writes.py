@@ -37,7 +37,8 @@ _MAX_SETTLE_ATTEMPTS = 10
 # KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark.
 # ARGV[1] version, ARGV[2..4] the A, B and spectator views, ARGV[5] the summary,
 # ARGV[6] '1' to also replace views of the same version (a rebuild), else '0',
-# ARGV[7] '1' to clear the mark (the generation being served), else '0'.
+# ARGV[7] '1' to clear the mark (the generation being served), else '0',
+# ARGV[8] the match id, published on the channel ARGV[9] when the views are written.
 # Writes only a newer version (or the same one on a rebuild), never an older one.
 # Whether or not it wrote, the events up to ARGV[1] are projected, so a mark at or
 # below it is deleted (a mark set by a newer append survives).
@@ -49,6 +50,7 @@ local wrote = 0
 if version > stored or (ARGV[6] == '1' and version == stored) then
   redis.call('HSET', KEYS[1], 'version', ARGV[1], 'A', ARGV[2], 'B', ARGV[3],
              'spectator', ARGV[4], 'summary', ARGV[5])
+  redis.call('PUBLISH', ARGV[9], ARGV[8])
   wrote = 1
 end
 if ARGV[7] == '1' then
@@ -113,6 +115,7 @@ class GenerationModels:
         args = [
             version, *(orjson.dumps(views[audience]) for audience in AUDIENCES),
             orjson.dumps(summary), "1" if replace_same_version else "0", "1" if clear_mark else "0",
+            match_id, keys.VIEWS_CHANGED,
         ]
         return bool(int(_write_match(self._client, script_keys, args)))
 

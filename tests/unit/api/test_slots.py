@@ -2,7 +2,7 @@
 import threading
 
 from services.api import create_app
-from services.api.stream_slots import StreamSlots
+from services.api.slots import Slots as StreamSlots
 from shared.config import Config
 
 

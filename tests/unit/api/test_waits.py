@@ -1,0 +1,73 @@
+"""Reads that wait for a version are woken by the projector's writes, and bounded per client."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from services.api import create_app
+from services.api.slots import Slots
+from shared.config import Config
+from shared.readmodels import ReadModels
+from shared.readmodels.changes import ViewChanges
+from tests.unit.projector.test_readmodels import summary_of, views_of
+
+
+def test_a_wait_looks_at_the_views_only_when_woken_or_rarely(fake_redis) -> None:
+    changes = ViewChanges(fake_redis, recheck_seconds=0.2)
+    looks: list[int] = []
+    version = changes.wait_until("m1", lambda: looks.append(1) or 0, min_version=1, timeout_s=0.6)
+    assert version == 0
+    assert len(looks) <= 5  # a first look and one per recheck; polling every 5 ms would look ~120 times
+
+
+def test_a_write_of_the_views_wakes_the_wait_on_that_match(fake_redis) -> None:
+    readmodels = ReadModels(fake_redis)
+    readmodels.write_match("m1", 1, views_of(1), summary_of("m1", "waiting"))
+    changes = ViewChanges(fake_redis, recheck_seconds=60)  # only a message can end this wait early
+    writer = threading.Timer(0.2, readmodels.write_match, ("m1", 2, views_of(2), summary_of("m1", "playing", 2)))
+    writer.start()
+    assert changes.wait_until("m1", lambda: readmodels.projected_version("m1"), 2, timeout_s=30) == 2
+    writer.join()
+
+
+def test_slots_are_bounded_per_client_and_in_all() -> None:
+    slots = Slots(3, per_client=2)
+    first, second = slots.take("10.0.0.1"), slots.take("10.0.0.1")
+    assert first and second and slots.take("10.0.0.1") is None
+    assert slots.take("10.0.0.2") is not None and slots.take("10.0.0.3") is None
+    first()
+    first()  # given back once only
+    assert slots.open == 2 and slots.take("10.0.0.1") is not None
+
+
+@pytest.fixture
+def http_and_waits(fake_redis, monkeypatch):
+    app = create_app(Config.from_env({"REDIS_URL": "redis://unused", "WAITS_PER_CLIENT": "1"}),
+                     redis_client=fake_redis, queue_client=fake_redis)
+    waited: list[int] = []
+    monkeypatch.setattr(ReadModels, "wait_for_version", lambda self, match_id, version, timeout: waited.append(version))
+    return app.test_client(), waited, app.extensions["truc"]
+
+
+def _new_match(http) -> str:
+    token = http.post("/players", json={"name": "alice"}).get_json()["token"]
+    return http.post("/matches", json={}, headers={"Authorization": f"Bearer {token}"}).get_json()["id"]
+
+
+def test_a_version_the_stream_has_not_reached_is_answered_at_once(http_and_waits) -> None:
+    http, waited, _ = http_and_waits
+    match_id = _new_match(http)
+    reply = http.get(f"/matches/{match_id}?min_version=999999999&wait=3")
+    assert reply.status_code == 200 and waited == []
+
+
+def test_a_client_past_its_share_of_waits_is_answered_at_once(http_and_waits) -> None:
+    http, waited, ctx = http_and_waits
+    match_id = _new_match(http)  # version 1; its views are not projected (no worker here)
+    held = ctx.waits.take("127.0.0.1")  # this client's one wait is in use
+    http.get(f"/matches/{match_id}?min_version=1&wait=3")
+    assert waited == []
+    held()
+    http.get(f"/matches/{match_id}?min_version=1&wait=3")
+    assert waited == [1]
