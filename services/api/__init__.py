@@ -4,8 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import Flask, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
+from flask import Flask
 
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.catchup import CatchUpRequests
@@ -17,13 +16,14 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
 from . import commands, errors, history, reading, reference
+from .browser_table import blp as table_blueprint
 from .context import Services
+from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
 from .game import MatchService
 from .players import Player, PlayerRegistry
 from .slots import Slots
 from .stream import blp as stream_blueprint
-from .table import blp as table_blueprint
 from .validation import DocumentedApi, IdConverter, id_param_schema
 
 MAX_BODY_BYTES = 64 * 1024
@@ -39,8 +39,8 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="/docs/assets/",  # served below: the docs work offline
+        OPENAPI_SWAGGER_UI_PATH=DOCS_PATH,
+        OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
     client = redis_client or connect(config.redis_url)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
@@ -74,8 +74,7 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
     app.register_blueprint(table_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)
-    app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
-                     lambda filename: send_from_directory(swagger_ui_path, filename))
+    serve_docs(app)
     return app
 
 
