@@ -60,12 +60,13 @@ def get_match(query: dict, match_id: str) -> Response:
 def _waited(match_id: str, min_version: int, wait: float) -> bool:
     """Wait for the views to reach ``min_version``, if they can and the caller may; True if it waited.
 
-    A version the stream has not reached answers at once (only a new append could bring it,
-    and the caller can ask again), and so does a wait past the process's or the client's
-    share of waiting threads (the contract's "older view on timeout", early).
+    Waiting for the next event (the opponent's move) is what clients do; a version further
+    than that past the stream answers at once (no append is on its way to it), and so does
+    a wait past the process's or the client's share of waiting threads (the contract's
+    "older view on timeout", early).
     """
     ctx = services()
-    if min_version > ctx.store.version(match_id):
+    if min_version > ctx.store.version(match_id) + 1:
         return False
     give_back = ctx.waits.take(request.remote_addr or "")
     if give_back is None:

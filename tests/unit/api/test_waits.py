@@ -55,11 +55,14 @@ def _new_match(http) -> str:
     return http.post("/matches", json={}, headers={"Authorization": f"Bearer {token}"}).get_json()["id"]
 
 
-def test_a_version_the_stream_has_not_reached_is_answered_at_once(http_and_waits) -> None:
+def test_a_version_past_the_next_event_is_answered_at_once(http_and_waits) -> None:
     http, waited, _ = http_and_waits
-    match_id = _new_match(http)
-    reply = http.get(f"/matches/{match_id}?min_version=999999999&wait=3")
-    assert reply.status_code == 200 and waited == []
+    match_id = _new_match(http)  # version 1
+    for far in (3, 999999999):
+        reply = http.get(f"/matches/{match_id}?min_version={far}&wait=3")
+        assert reply.status_code == 200 and waited == []
+    http.get(f"/matches/{match_id}?min_version=2&wait=3")  # the next event: the opponent's move
+    assert waited == [2]
 
 
 def test_a_client_past_its_share_of_waits_is_answered_at_once(http_and_waits) -> None:
