@@ -154,6 +154,8 @@ def test_two_players_share_a_link_and_play_a_match_to_the_end(open_page, tmp_pat
     bob = open_page(f"{shared.path}?{shared.query}", width=390, height=844)  # a phone-sized screen
     sync_api.expect(bob.locator(".message")).to_contain_text("Choose a name")
     register_in(bob, "bob")
+    sync_api.expect(bob.locator("#invite-text")).to_contain_text(re.compile(r"alice-\w+ invites you"))  # asks first
+    bob.get_by_role("button", name="Join the match").click()
     sync_api.expect(bob.locator("#match")).to_have_attribute("data-status", "playing")
     sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "playing")
     sync_api.expect(alice.locator("#hand button")).to_have_count(3)

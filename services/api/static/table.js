@@ -83,7 +83,7 @@ async function register(event) {
   await attempt(async () => {
     setPlayer(await api("POST", "/players", { name: $("name").value.trim() }));
     const join = new URLSearchParams(location.search).get("join");
-    if (join) await joinMatch(join);
+    if (join) await showInvite(join);
     else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
     else $("play-bot").focus();
   });
@@ -95,14 +95,48 @@ async function createMatch(options) {
   await attempt(async () => openMatch((await api("POST", "/matches", options)).id));
 }
 
-async function joinMatch(id) {
+// A link never joins by itself: the invitation says who waits and asks first. A match whose
+// creator chose the decks or the starting scores is joined only once its terms, in the
+// server's own words, are accepted.
+async function showInvite(id) {
+  const view = await api("GET", `/matches/${encodeURIComponent(id)}`);
+  const creator = view.players && view.players.A ? view.players.A.name : "Someone";
+  $("invite-text").textContent = `${creator} invites you to a match to ${view.rules.target}.`;
+  $("invite-terms").textContent = "";
+  $("invite-terms").hidden = true;
+  $("invite").dataset.match = id;
+  $("invite").dataset.accept = "";
+  $("invite-join").textContent = "Join the match";
+  $("invite").hidden = false;
+  $("lobby").hidden = true;
+  $("invite-join").focus();
+}
+
+async function acceptInvite() {
+  const invite = $("invite");
+  const id = invite.dataset.match;
+  const body = invite.dataset.accept ? { accept_custom: true } : undefined;
   try {
-    await api("POST", `/matches/${encodeURIComponent(id)}/join`);
+    await api("POST", `/matches/${encodeURIComponent(id)}/join`, body);
   } catch (error) {
+    if (error.code === "CUSTOM_TERMS") {
+      $("invite-terms").textContent = error.message;
+      $("invite-terms").hidden = false;
+      invite.dataset.accept = "1";
+      $("invite-join").textContent = "Accept these terms and join";
+      $("invite-join").focus();
+      return;
+    }
     if (error.code === "MATCH_FULL") say("That match is full: you are watching it.");
     else if (error.code !== "ALREADY_SEATED") throw error;
   }
+  invite.hidden = true;
   openMatch(id);
+}
+
+function declineInvite() {
+  $("invite").hidden = true;
+  openMatch($("invite").dataset.match); // watch it instead
 }
 
 const STREAM_RETRY_MS = 2000; // as the server advises (its `retry:` and Retry-After)
@@ -406,7 +440,9 @@ function start() {
   document.addEventListener("keydown", onKey);
   setPlayer(app.player);
   const params = new URLSearchParams(location.search);
-  if (params.get("join") && app.player) attempt(() => joinMatch(params.get("join")));
+  $("invite-join").addEventListener("click", () => attempt(acceptInvite));
+  $("invite-watch").addEventListener("click", declineInvite);
+  if (params.get("join") && app.player) attempt(() => showInvite(params.get("join")));
   else if (params.get("join")) say("Choose a name to join your friend's match.");
   else if (params.get("match")) openMatch(params.get("match"));
 }
