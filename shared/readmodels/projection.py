@@ -70,9 +70,11 @@ def summary(projection: FoldedMatch, spectator_view: dict[str, Any] | None = Non
 
 
 def player_results(projection: FoldedMatch) -> tuple[PlayerResult, ...]:
-    """Each seated player's result once the match is finished; empty before."""
+    """Each seated player's result once the match is finished; empty before, and for a custom
+    match (its creator chose the decks or the starting scores: a practice table, never a
+    result a player can be ranked by)."""
     state = projection.state
-    if state.status is not Status.FINISHED:
+    if state.status is not Status.FINISHED or state.custom:
         return ()
     results = []
     for seat in SEATS:

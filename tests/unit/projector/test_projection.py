@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from shared.codec import encode
@@ -74,3 +76,14 @@ def test_a_gap_in_the_versions_is_refused() -> None:
         fold(FoldedMatch("m1"), records[:2] + records[3:])
     with pytest.raises(GapError):
         fold(fold(FoldedMatch("m1"), records[:3]), records[2:])
+
+
+def test_a_finished_custom_match_never_counts_on_the_scoreboard() -> None:
+    events = random_match(3, "m1")
+    created = events[0]
+    assert not created.custom
+    rigged = [dataclasses.replace(created, custom=True, start_scores=(0, 0)), *events[1:]]
+    projection = fold(FoldedMatch("m1"), stored("m1", rigged))
+    assert projection.status is Status.FINISHED and projection.state.custom
+    assert player_results(projection) == ()
+    assert read_models_of(projection).results == ()
