@@ -18,7 +18,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.generation import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.readmodel_pointer import Pointer, current_generation, read_pointer
 

@@ -17,7 +17,7 @@ from typing import Any
 from services.projector.jobs import fresh_views
 from shared import keys
 from shared.codec import encode
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.rules.events import Event, MatchCreated, PlayerJoined
 from shared.rules.playthrough import play_random_match
 

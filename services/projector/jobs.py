@@ -38,7 +38,7 @@ from services.projector.projection import (
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.keys import validate_match_id
 from shared.readmodels import ReadModels
 

@@ -40,7 +40,7 @@ from rq import Queue, get_current_job
 from services.projector.jobs import ProjectorContext, catch_up, current_context
 from services.projector.queue import enqueue_drain, rebuild_queue
 from shared import keys
-from shared.eventstore.scripts import Script
+from shared.eventstore.lua import Script
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 BATCH = 64  # matches taken from a lane at once

@@ -31,7 +31,8 @@ from rq.timeouts import BaseTimeoutException
 
 from services.projector.projection import Projection, advance
 from shared import keys
-from shared.eventstore.model import CorruptEventError, EventStore, StoredEvent, system_clock
+from shared.eventstore.errors import CorruptEventError
+from shared.eventstore.port import EventStore, StoredEvent, system_clock
 from shared.eventstore.schema import iso_from_ms
 from shared.readmodels import ReadModels
 

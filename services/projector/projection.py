@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.codec import decode
-from shared.eventstore.model import StoredEvent
+from shared.eventstore.port import StoredEvent
 from shared.eventstore.schema import iso_from_ms
 from shared.rules import INITIAL, SEATS, MatchState, Seat, Status, evolve, view
 from shared.rules.events import RoundWon

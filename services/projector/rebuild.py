@@ -34,7 +34,7 @@ from rq.job import Job, JobStatus
 from services.projector.jobs import ProjectorContext, rebuild_batch, rebuild_match
 from services.projector.orphans import lost_jobs, requeue
 from services.projector.queue import enqueue_rebuild, outdated_workers, registered_workers
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.readmodel_pointer import abandon, drop_generation, lock_rebuild, start_building, switch_to
 from shared.readmodels import ReadModels
 

@@ -5,28 +5,25 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
-from shared.eventstore.model import (
-    AppendToken,
+from shared.eventstore.chain import genesis_hash, link_hashes
+from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError
+from shared.eventstore.port import (
     Clock,
-    ConcurrencyError,
-    DuplicateAppendError,
     NewEvent,
     StoredEvent,
-    TokenRecord,
     check_append,
     check_import,
     check_read,
     decode_data,
     encode_data,
-    genesis_hash,
-    link_hashes,
     system_clock,
 )
+from shared.eventstore.tokens import AppendToken, TokenRecord
 from shared.keys import validate_match_id
 
 
 class InMemoryEventStore:
-    """The :class:`~shared.eventstore.model.EventStore` contract, in a dict.
+    """The :class:`~shared.eventstore.port.EventStore` contract (with its marks and tokens), in a dict.
 
     Thread-safe: one lock serialises every call, which is what makes the
     version check and the append a single atomic step here.

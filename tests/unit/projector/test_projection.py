@@ -12,7 +12,7 @@ from services.projector.projection import (
     read_models_of,
 )
 from shared.codec import encode
-from shared.eventstore.model import StoredEvent
+from shared.eventstore.port import StoredEvent
 from shared.rules import Seat, Status, replay, view
 from shared.rules.events import RoundWon
 from tests.projector_support import random_match
