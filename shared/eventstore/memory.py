@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError
 from shared.eventstore.port import (
+    Appended,
     Clock,
     NewEvent,
     StoredEvent,
@@ -42,6 +43,13 @@ class InMemoryEventStore:
         token: AppendToken | None = None,
     ) -> int:
         """Append if the stream is at ``expected_version``; return the new version."""
+        return self.append_events(match_id, events, expected_version, token).version
+
+    def append_events(
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
+    ) -> Appended:
+        """``append``, returning the events as stored; every append asks for a catch-up here."""
         validate_match_id(match_id)
         check_append(events, expected_version)
         encoded = [(e.type, e.schema_version, encode_data(e.data)) for e in events]
@@ -60,7 +68,11 @@ class InMemoryEventStore:
             if token is not None:
                 first = expected_version + 1
                 self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, first, len(stream))
-            return len(stream)
+        stored = [
+            StoredEvent(match_id, version, type_, schema, at, decode_data(data), link)
+            for version, ((type_, schema, data), link) in enumerate(zip(encoded, links), expected_version + 1)
+        ]
+        return Appended(expected_version + len(events), stored, True)
 
     def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
         """Claim ``token`` for a refused request; the record that was there first, if any."""

@@ -79,6 +79,13 @@ class EventStore(Protocol):
         """
         ...
 
+    def append_events(
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
+    ) -> Appended:
+        """``append``, returning the events as a read would (without reading them back)."""
+        ...
+
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
         """Write an exported match verbatim (versions, timestamps, hashes) into an empty stream.
 
