@@ -17,9 +17,9 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
 from . import commands, errors, history, reading, reference
+from .app import Matches
 from .context import Services
 from .errors import ApiError
-from .game import MatchService
 from .players import Player, PlayerRegistry
 from .stream import blp as stream_blueprint
 from .stream_slots import StreamSlots
@@ -55,7 +55,7 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
     store = RedisEventStore(client)
-    matches = MatchService(store, notify, SeedVault(client))
+    matches = Matches(store, notify, SeedVault(client))
     players = PlayerRegistry(client)
     app.extensions["truc"] = Services(
         redis=client, store=store, players=players, matches=matches,
