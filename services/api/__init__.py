@@ -42,6 +42,13 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",  # served below: the docs work offline
     )
+    app.extensions["truc"] = _services(app, config, redis_client, queue_client)
+    _route(app)
+    return app
+
+
+def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any) -> Services:
+    """What the views use, over the configured Redis (or the clients given)."""
     client = redis_client or connect(config.redis_url)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue = catch_up_queue(queue_redis, config.queue_name)
@@ -55,13 +62,16 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
     store = RedisEventStore(client)
-    matches = Matches(store, notify, SeedVault(client))
     players = PlayerRegistry(client)
-    app.extensions["truc"] = Services(
-        redis=client, store=store, players=players, matches=matches,
+    return Services(
+        redis=client, store=store, players=players, matches=Matches(store, notify, SeedVault(client)),
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
         bot=_bot_seat(players, config.bot_token), streams=StreamSlots(config.max_streams),
     )
+
+
+def _route(app: Flask) -> None:
+    """The documented API's blueprints and error answers, the browser table, and the docs' assets."""
     app.url_map.converters["id"] = IdConverter
     api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)
@@ -75,7 +85,6 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
         app.register_blueprint(reference.blp)
     app.add_url_rule("/docs/assets/<path:filename>", "docs_assets",
                      lambda filename: send_from_directory(swagger_ui_path, filename))
-    return app
 
 
 def _bot_seat(players: PlayerRegistry, token: str | None):
