@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from shared.codec import UnknownEventError, decode
-from shared.eventstore.model import StoredEvent, chain_hash, encode_data, genesis_hash
+from shared.eventstore.chain import chain_hash, genesis_hash
+from shared.eventstore.port import StoredEvent, encode_data
 from shared.rules import DECK, INITIAL, Command, Event, RuleError, Seat, decide, replay
 from shared.rules import commands as cmd
 from shared.rules import events as ev

@@ -20,7 +20,7 @@ import zlib
 from rq import Queue
 
 from shared import keys
-from shared.eventstore.scripts import Script
+from shared.eventstore.lua import Script
 from shared.queues import enqueue_drain, rebuild_queue
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this

@@ -16,7 +16,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, post_load
 from marshmallow import fields as mf
 
-from shared.eventstore.model import NewEvent, StoredEvent
+from shared.eventstore.port import NewEvent, StoredEvent
 from shared.rules import EVENT_TYPES, Event, RoundEnd, Rules, Seat
 from shared.rules.events import Hands
 

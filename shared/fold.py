@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shared.codec import decode
-from shared.eventstore.model import EventStore, StoredEvent
+from shared.eventstore.port import EventStore, StoredEvent
 from shared.rules import INITIAL, MatchState, Status, evolve
 from shared.rules.events import RoundWon
 from shared.rules.state import copy_with, with_seat

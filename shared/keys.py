@@ -117,7 +117,7 @@ def match_id_from_key(key: str | bytes) -> str:
 # new generation beside the one being served and then switch reads over in one step.
 # Generation N >= 1 appends ``:g<N>`` to the key; generation 0 keeps the plain names, so
 # read models written before generations existed are generation 0 and need no migration.
-# ``READ_MODELS`` (a hash, see shared/readmodel_pointer.py) says which generation reads
+# ``READ_MODELS`` (a hash, see shared/readmodels/generations.py) says which generation reads
 # use. Streams, marks and players are not read models: they have no generation.
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
@@ -167,7 +167,7 @@ def lobby(status: str, generation: int = 0) -> str:
 
 
 def scoreboard(generation: int = 0) -> str:
-    """The ranking of every player (a sorted set, see shared/scoreboard.py)."""
+    """The ranking of every player (a sorted set, see shared/readmodels/scoreboard.py)."""
     return SCOREBOARD + _generation_suffix(generation)
 
 

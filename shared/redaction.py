@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
-from shared.eventstore.model import StoredEvent
+from shared.eventstore.port import StoredEvent
 from shared.eventstore.schema import event_to_json
 
 Audience = str | None  # "A", "B", or None for a spectator

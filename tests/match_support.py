@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from services.api.game import MatchService
+from services.api.app import Matches, act, create, join, latest
 from services.api.players import Player
 from shared.rules import Rules, legal_actions
 from shared.rules.playthrough import random_action
@@ -11,19 +11,19 @@ from shared.rules.playthrough import random_action
 ALICE, BOB = Player("alice-id", "alice"), Player("bob-id", "bob")
 
 
-def play_through_service(service: MatchService, rng: random.Random, stop_after: int | None = None) -> str:
+def play_through_service(service: Matches, rng: random.Random, stop_after: int | None = None) -> str:
     """Create, join and play a match with random legal actions; its id. ``stop_after``: actions."""
-    created = service.create(ALICE, {"rules": Rules(), "first_dealer": None})
+    created = create(service, ALICE, {"rules": Rules(), "first_dealer": None})
     match_id = created.match_id
-    service.join(match_id, BOB)
+    join(service, match_id, BOB)
     players = {"A": ALICE, "B": BOB}
     actions = 0
     while stop_after is None or actions < stop_after:
-        _, state = service.load(match_id)
+        state = latest(service, match_id).state
         if state.winner is not None:
             break
         action = random_action(state, rng)
         assert action in legal_actions(state, action.seat)
-        service.act(match_id, players[action.seat.value], action.body())
+        act(service, match_id, players[action.seat.value], action.body())
         actions += 1
     return match_id

@@ -16,7 +16,7 @@ from typing import Any
 
 from shared import keys
 from shared.codec import encode
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.readmodels.catching_up import fresh_views
 from shared.rules.events import Event, MatchCreated, PlayerJoined
 from shared.rules.playthrough import play_random_match

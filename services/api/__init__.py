@@ -16,11 +16,11 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
 from . import commands, errors, history, reading, reference
+from .app import Matches
 from .browser_table import blp as table_blueprint
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
-from .game import MatchService
 from .players import Player, PlayerRegistry
 from .slots import Slots
 from .stream import blp as stream_blueprint
@@ -42,6 +42,13 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
         OPENAPI_SWAGGER_UI_PATH=DOCS_PATH,
         OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
+    app.extensions["truc"] = _services(app, config, redis_client, queue_client)
+    _route(app)
+    return app
+
+
+def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any) -> Services:
+    """What the views use, over the configured Redis (or the clients given)."""
     client = redis_client or connect(config.redis_url)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue = catch_up_queue(queue_redis, config.queue_name)
@@ -55,14 +62,17 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
     store = RedisEventStore(client)
-    matches = MatchService(store, notify, SeedVault(client))
     players = PlayerRegistry(client)
-    app.extensions["truc"] = Services(
-        redis=client, store=store, players=players, matches=matches,
+    return Services(
+        redis=client, store=store, players=players, matches=Matches(store, notify, SeedVault(client)),
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
         bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams),
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
     )
+
+
+def _route(app: Flask) -> None:
+    """The documented API's blueprints and error answers, the browser table, and the docs' assets."""
     app.url_map.converters["id"] = IdConverter
     api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)

@@ -7,10 +7,10 @@ from flask import Response, request, url_for
 
 from shared.redaction import public_events
 
+from . import app as use_cases
 from .auth import required_player
 from .context import services
 from .errors import ApiError, invalid
-from .game import Recorded
 from .players import NameTakenError
 from .rendering import json_response, match_view
 from .schemas import ActionResultSchema, ActionSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
@@ -40,7 +40,7 @@ def create_match(options: dict) -> Response:
     """Create a match; the caller sits in seat A (and the bot in B at once with `"opponent": "bot"`)."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
-    recorded = ctx.matches.create(required_player(), options, opponent)
+    recorded = use_cases.create(ctx.matches, required_player(), options, opponent)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
     return response
@@ -50,7 +50,7 @@ def create_match(options: dict) -> Response:
 @blp.response(200)
 def join_match(match_id: str) -> Response:
     """Take seat B; round 1 is dealt at once."""
-    return _view_of(services().matches.join(match_id, required_player()), 200)
+    return _view_of(use_cases.join(services().matches, match_id, required_player()), 200)
 
 
 @blp.route("/matches/<id:match_id>/actions", methods=["POST"])
@@ -59,7 +59,7 @@ def join_match(match_id: str) -> Response:
 def act(action: dict, match_id: str) -> Response:
     """Play a card, raise, declare the remainder, accept, reject, fold or propose a redeal."""
     player = required_player()
-    recorded = services().matches.act(match_id, player, action, _if_match(), _idempotency_key())
+    recorded = use_cases.act(services().matches, match_id, player, action, _if_match(), _idempotency_key())
     seat = recorded.seat.value if recorded.seat else None
     # A new deal in these events has nothing played yet; a won match shows everything.
     events = public_events(recorded.events, seat)
@@ -68,7 +68,7 @@ def act(action: dict, match_id: str) -> Response:
     return response
 
 
-def _view_of(recorded: Recorded, status: int) -> Response:
+def _view_of(recorded: use_cases.Recorded, status: int) -> Response:
     response = json_response(match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat), status)
     response.headers["ETag"] = f'"{recorded.version}"'
     return response

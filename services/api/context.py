@@ -10,7 +10,7 @@ from flask import current_app
 from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
 
-from .game import MatchService
+from .app import Matches
 from .players import Player, PlayerRegistry
 from .slots import Slots
 
@@ -20,7 +20,7 @@ class Services:
     redis: Any
     store: EventStore
     players: PlayerRegistry
-    matches: MatchService
+    matches: Matches  # what the command use cases run on
     read_models: ReadModels
     queue_health: Callable[[], dict[str, Any]]
     bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)

@@ -1,4 +1,8 @@
-"""Every error the API answers: one JSON shape, a stable code, one human sentence."""
+"""Every error the API answers: one JSON shape, a stable code, one human sentence.
+
+The use cases' application errors and the rules' refusals are mapped to HTTP here, and
+nowhere else.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +13,20 @@ from werkzeug.exceptions import HTTPException
 
 from shared.codec import UnknownEventError
 from shared.eventstore import CorruptEventError
+from shared.fold import GapError
 from shared.rules import RuleError, SetupError
+
+from .app.errors import (
+    AlreadySeatedError,
+    ApplicationError,
+    BusyError,
+    KeyInUseError,
+    KeyReusedError,
+    MatchNotFoundError,
+    NotAPlayerError,
+    SeedUnavailableError,
+    VersionConflictError,
+)
 
 
 class ApiError(Exception):
@@ -32,6 +49,30 @@ def invalid(message: str, fields: dict[str, Any] | None = None) -> ApiError:
 
 def not_found(what: str = "match") -> ApiError:
     return ApiError(404, "NOT_FOUND", f"There is no such {what}.")
+
+
+# Each application error's answer: status, stable code, and the sentence a player reads.
+_ANSWERS: dict[type[ApplicationError], tuple[int, str, str]] = {
+    MatchNotFoundError: (404, "NOT_FOUND", "There is no such match."),
+    NotAPlayerError: (403, "NOT_A_PLAYER", "You are not seated in this match."),
+    AlreadySeatedError: (409, "ALREADY_SEATED", "You cannot play against yourself."),
+    KeyReusedError: (422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with another request."),
+    KeyInUseError: (409, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key is already in use; retry it."),
+    BusyError: (503, "BUSY", "The match is too busy right now; try again."),
+    SeedUnavailableError: (409, "SEED_UNAVAILABLE",
+                           "This server does not hold the seed this match deals from; it cannot be played here."),
+}
+
+
+def answer(error: ApplicationError | RuleError) -> ApiError:
+    """The HTTP answer to a use case's refusal: an application error, or a rule of the game (409)."""
+    if isinstance(error, RuleError):
+        return ApiError(409, error.code.value, error.message)
+    if isinstance(error, VersionConflictError):
+        message = f"The match moved on: you acted on version {error.expected}, it is at {error.actual}."
+        return ApiError(412, "VERSION_CONFLICT", message, version=error.actual)
+    status, code, message = _ANSWERS[type(error)]
+    return ApiError(status, code, message)
 
 
 # Werkzeug's HTTP errors, renamed to this API's codes.
@@ -66,42 +107,43 @@ def _flatten(messages: dict[str, Any]) -> dict[str, Any]:
 
 def register(app: Flask) -> None:
     """Install the handlers so that no outcome escapes the JSON error shape."""
+    app.register_error_handler(ApiError, ApiError.response)
+    app.register_error_handler(ApplicationError, _refused)
+    app.register_error_handler(RuleError, _refused)
+    app.register_error_handler(SetupError, _bad_setup)
+    app.register_error_handler(HTTPException, _from_http)
+    app.register_error_handler(RedisError, _store_down)
+    for damaged in (CorruptEventError, UnknownEventError, GapError):
+        app.register_error_handler(damaged, _unreadable)
+    app.register_error_handler(RecursionError, _too_deep)
+    app.register_error_handler(Exception, _unexpected)
 
-    @app.errorhandler(ApiError)
-    def api_error(error: ApiError):
-        return error.response()
 
-    @app.errorhandler(RuleError)
-    def rule_error(error: RuleError):
-        return {"error": error.code.value, "message": error.message}, 409
+def _refused(error: ApplicationError | RuleError) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return answer(error).response()
 
-    @app.errorhandler(SetupError)
-    def setup_error(error: SetupError):
-        return invalid(error.message, {error.field: [error.message]}).response()
 
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        return _from_http(error)
+def _bad_setup(error: SetupError) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return invalid(error.message, {error.field: [error.message]}).response()
 
-    @app.errorhandler(RedisError)
-    def store_down(error: RedisError):
-        current_app.logger.warning("redis unavailable: %s", error)
-        body = {"error": "STORE_UNAVAILABLE", "message": "The game store is unreachable; try again shortly."}
-        return body, 503, {"Retry-After": "1"}
 
-    @app.errorhandler(CorruptEventError)
-    @app.errorhandler(UnknownEventError)
-    def unreadable(error: Exception):
-        # A damaged stream (the projector parks such a match too): say so, never a bare 500.
-        current_app.logger.error("unreadable match stream: %s", error)
-        body = {"error": "MATCH_UNREADABLE", "message": "This match's record is damaged; an operator must repair it."}
-        return body, 503
+def _store_down(error: RedisError) -> tuple[dict[str, Any], int, dict[str, str]]:
+    current_app.logger.warning("redis unavailable: %s", error)
+    body = {"error": "STORE_UNAVAILABLE", "message": "The game store is unreachable; try again shortly."}
+    return body, 503, {"Retry-After": "1"}
 
-    @app.errorhandler(RecursionError)
-    def too_deep(error: RecursionError):
-        return invalid("The request body is nested too deeply.").response()
 
-    @app.errorhandler(Exception)
-    def unexpected(error: Exception):
-        current_app.logger.exception("unexpected error")
-        return {"error": "INTERNAL", "message": "Something went wrong on our side."}, 500
+def _unreadable(error: Exception) -> tuple[dict[str, Any], int]:
+    # A damaged stream (the projector parks such a match too): say so, never a bare 500.
+    current_app.logger.error("unreadable match stream: %s", error)
+    body = {"error": "MATCH_UNREADABLE", "message": "This match's record is damaged; an operator must repair it."}
+    return body, 503
+
+
+def _too_deep(error: RecursionError) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return invalid("The request body is nested too deeply.").response()
+
+
+def _unexpected(error: Exception) -> tuple[dict[str, Any], int]:
+    current_app.logger.exception("unexpected error")
+    return {"error": "INTERNAL", "message": "Something went wrong on our side."}, 500

@@ -7,6 +7,7 @@ from shared.fold import fold_up_to
 from shared.redaction import public_events
 from shared.rules import Status, view
 
+from .app import latest
 from .auth import optional_player
 from .context import services
 from .errors import ApiError, not_found
@@ -19,12 +20,12 @@ blp = ApiBlueprint("history", __name__, description="Every recorded event of a m
 
 def _seated(match_id: str):
     """The match's current state and the caller's seat in it (None: a spectator)."""
-    version, state = services().matches.load(match_id)
-    if version == 0:
+    match = latest(services().matches, match_id)
+    if match.version == 0:
         raise not_found()
     player = optional_player()
-    seat = state.seat_of(player.id) if player else None
-    return version, state, seat
+    seat = match.state.seat_of(player.id) if player else None
+    return match.version, match.state, seat
 
 
 @blp.route("/matches/<id:match_id>/events", methods=["GET"])

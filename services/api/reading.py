@@ -8,6 +8,7 @@ from flask import Response, current_app, request
 
 from shared.readmodels.parked import ParkedMatches
 
+from .app import latest
 from .auth import optional_player
 from .context import services
 from .errors import not_found
@@ -80,12 +81,12 @@ def _waited(match_id: str, min_version: int, wait: float) -> bool:
 
 def _from_the_stream(match_id: str, player) -> Response:
     """Not projected yet (a worker is behind): fold the stream here rather than fail."""
-    version, state = services().matches.load(match_id)
-    if version == 0:
+    match = latest(services().matches, match_id)
+    if match.version == 0:
         raise not_found()
-    seat = state.seat_of(player.id) if player else None
-    response = json_response(match_view(match_id, version, state, seat))
-    response.headers["ETag"] = f'"{version}"'
+    seat = match.state.seat_of(player.id) if player else None
+    response = json_response(match_view(match_id, match.version, match.state, seat))
+    response.headers["ETag"] = f'"{match.version}"'
     return response
 
 

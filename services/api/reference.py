@@ -20,7 +20,7 @@ import orjson
 from flask import Response
 
 from shared import keys
-from shared.eventstore.scripts import Script
+from shared.eventstore.lua import Script
 
 from .context import services
 from .rendering import json_response

@@ -25,6 +25,7 @@ from shared.fold import FoldedMatch, fold
 from shared.readmodels.projection import match_view
 from shared.rules import MatchState, Seat, Status
 
+from .app import latest
 from .auth import optional_player, player_of
 from .context import services
 from .errors import ApiError, not_found
@@ -69,7 +70,8 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
     player = _caller(query.get("token"))
-    version, state = ctx.matches.load(match_id)
+    match = latest(ctx.matches, match_id)
+    version, state = match.version, match.state
     if version == 0:
         raise not_found()
     if state.status is Status.FINISHED and headers.get("last_event_id", -1) >= version:

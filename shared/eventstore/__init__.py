@@ -1,25 +1,22 @@
 """The event store: one Redis stream per match, appended with an expected version.
 
-``EventStore`` is the port; ``InMemoryEventStore`` and ``RedisEventStore`` are its
-two implementations, held to one contract suite (tests/contract).
+``EventStore`` is the port (:mod:`.port`), with two small companions a store also
+implements: the projector's ``ProjectionMarks`` (:mod:`.marks`) and the idempotency
+``AppendTokens`` (:mod:`.tokens`). ``InMemoryEventStore`` and ``RedisEventStore``
+implement all three, held to one contract suite (tests/contract).
 """
 
+from shared.eventstore.errors import ConcurrencyError, CorruptEventError, DuplicateAppendError, EventStoreError
+from shared.eventstore.marks import ProjectionMarks
 from shared.eventstore.memory import InMemoryEventStore
-from shared.eventstore.model import (
-    AppendToken,
-    ConcurrencyError,
-    CorruptEventError,
-    DuplicateAppendError,
-    EventStore,
-    EventStoreError,
-    NewEvent,
-    StoredEvent,
-    TokenRecord,
-)
+from shared.eventstore.port import Appended, EventStore, NewEvent, StoredEvent
 from shared.eventstore.redis_store import RedisEventStore
+from shared.eventstore.tokens import AppendToken, AppendTokens, TokenRecord
 
 __all__ = [
     "AppendToken",
+    "AppendTokens",
+    "Appended",
     "ConcurrencyError",
     "CorruptEventError",
     "DuplicateAppendError",
@@ -27,6 +24,7 @@ __all__ = [
     "EventStoreError",
     "InMemoryEventStore",
     "NewEvent",
+    "ProjectionMarks",
     "RedisEventStore",
     "StoredEvent",
     "TokenRecord",

@@ -5,28 +5,26 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
-from shared.eventstore.model import (
-    AppendToken,
+from shared.eventstore.chain import genesis_hash, link_hashes
+from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError
+from shared.eventstore.port import (
+    Appended,
     Clock,
-    ConcurrencyError,
-    DuplicateAppendError,
     NewEvent,
     StoredEvent,
-    TokenRecord,
     check_append,
     check_import,
     check_read,
     decode_data,
     encode_data,
-    genesis_hash,
-    link_hashes,
     system_clock,
 )
+from shared.eventstore.tokens import AppendToken, TokenRecord
 from shared.keys import validate_match_id
 
 
 class InMemoryEventStore:
-    """The :class:`~shared.eventstore.model.EventStore` contract, in a dict.
+    """The :class:`~shared.eventstore.port.EventStore` contract (with its marks and tokens), in a dict.
 
     Thread-safe: one lock serialises every call, which is what makes the
     version check and the append a single atomic step here.
@@ -45,6 +43,13 @@ class InMemoryEventStore:
         token: AppendToken | None = None,
     ) -> int:
         """Append if the stream is at ``expected_version``; return the new version."""
+        return self.append_events(match_id, events, expected_version, token).version
+
+    def append_events(
+        self, match_id: str, events: Sequence[NewEvent], expected_version: int,
+        token: AppendToken | None = None,
+    ) -> Appended:
+        """``append``, returning the events as stored; every append asks for a catch-up here."""
         validate_match_id(match_id)
         check_append(events, expected_version)
         encoded = [(e.type, e.schema_version, encode_data(e.data)) for e in events]
@@ -63,7 +68,11 @@ class InMemoryEventStore:
             if token is not None:
                 first = expected_version + 1
                 self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, first, len(stream))
-            return len(stream)
+        stored = [
+            StoredEvent(match_id, version, type_, schema, at, decode_data(data), link)
+            for version, ((type_, schema, data), link) in enumerate(zip(encoded, links), expected_version + 1)
+        ]
+        return Appended(expected_version + len(events), stored, True)
 
     def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
         """Claim ``token`` for a refused request; the record that was there first, if any."""

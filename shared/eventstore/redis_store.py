@@ -4,7 +4,7 @@ Layout (key names come from :mod:`shared.keys` only):
 
 - ``truc:{m:<id>}:events`` - a stream whose entry ``n-0`` is the event of version
   ``n``, with fields ``t`` (type), ``s`` (schema version), ``at`` (epoch ms),
-  ``d`` (data, JSON bytes) and ``h`` (its hash-chain link, see ``model.chain_hash``).
+  ``d`` (data, JSON bytes) and ``h`` (its hash-chain link, see ``chain.chain_hash``).
   Streams are NEVER trimmed (no XTRIM, no MAXLEN): the stream is the only source of
   truth, and XLEN *is* the current version.
 - ``truc:{m:<id>}:unprojected`` - the version of the latest append, set by the
@@ -18,50 +18,37 @@ Why a Lua append rather than WATCH/MULTI/EXEC: both let exactly one racer win,
 but the script is one round trip (~8k appends/s for one client, measured) where
 WATCH costs three (~2.9k/s). Every key of the script shares the match's hash tag
 and is declared in KEYS, so it runs unchanged on Redis Cluster (the scripts live in
-:mod:`shared.eventstore.redis_lua`, run by :mod:`shared.eventstore.scripts`).
+:mod:`shared.eventstore.lua`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from shared import keys
-from shared.eventstore import redis_lua
-from shared.eventstore.model import (
-    AppendToken,
+from shared.eventstore import lua
+from shared.eventstore.chain import genesis_hash, link_hashes
+from shared.eventstore.errors import ConcurrencyError, CorruptEventError, DuplicateAppendError
+from shared.eventstore.port import (
+    Appended,
     Clock,
-    ConcurrencyError,
-    CorruptEventError,
-    DuplicateAppendError,
     NewEvent,
     StoredEvent,
-    TokenRecord,
     check_append,
     check_import,
     check_read,
     decode_data,
     encode_data,
-    genesis_hash,
-    link_hashes,
     system_clock,
 )
+from shared.eventstore.tokens import AppendToken, TokenRecord
 
 _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 # How long an append's catch-up request stands for the appends after it. A catch-up job
 # normally clears it within milliseconds; if its enqueue was lost, the next append after
 # this asks again (and the worker's sweep covers a match nobody appends to any more).
 CATCH_UP_FLAG_MS = 2000
-
-
-@dataclass(frozen=True)
-class Appended:
-    """What an append recorded, as a read would return it, and whether to ask for a catch-up."""
-
-    version: int
-    events: list[StoredEvent]
-    ask_catch_up: bool  # False: a catch-up is queued that will fold these events too
 
 
 def _text(value: bytes | str) -> str:
@@ -91,7 +78,7 @@ def _to_stored(match_id: str, entry_id: bytes | str, fields: dict[Any, Any]) -> 
 
 
 class RedisEventStore:
-    """The :class:`~shared.eventstore.model.EventStore` contract on Redis (or a Redis Cluster).
+    """The :class:`~shared.eventstore.port.EventStore` contract on Redis (or a Redis Cluster).
 
     ``client`` is a ``redis.Redis``, ``redis.cluster.RedisCluster`` or a fakeredis
     client, with ``decode_responses`` either way.
@@ -133,7 +120,7 @@ class RedisEventStore:
             keys.match_events(match_id), keys.match_unprojected(match_id), keys.match_tokens(match_id),
             keys.match_catch_up(match_id),
         ]
-        status, value, *ask = redis_lua.APPEND(self._client, script_keys, args)
+        status, value, *ask = lua.APPEND(self._client, script_keys, args)
         if int(status) == 2:
             raise DuplicateAppendError(TokenRecord.decode(value))
         if not int(status):
@@ -174,7 +161,7 @@ class RedisEventStore:
         for e in events:
             args += [e.type, e.schema_version, e.at, encode_data(e.data), e.hash]
         script_keys = [keys.match_events(match_id), keys.match_unprojected(match_id)]
-        ok, version = redis_lua.IMPORT(self._client, script_keys, args)
+        ok, version = lua.IMPORT(self._client, script_keys, args)
         if not int(ok):
             raise ConcurrencyError(0, int(version), match_id)
         return int(version)
@@ -217,7 +204,7 @@ class RedisEventStore:
 
     def mark_projected(self, match_id: str, version: int) -> bool:
         """Clear the mark unless a newer append set it; True if no mark remains."""
-        cleared = redis_lua.MARK_PROJECTED(self._client, [keys.match_unprojected(match_id)], [version])
+        cleared = lua.MARK_PROJECTED(self._client, [keys.match_unprojected(match_id)], [version])
         return bool(int(cleared))
 
     def match_ids(self) -> Iterator[str]:

@@ -1,6 +1,6 @@
 """The stored-event envelope at the edges (HTTP responses, exports): one marshmallow schema.
 
-Inside the services events are :class:`~shared.eventstore.model.StoredEvent`
+Inside the services events are :class:`~shared.eventstore.port.StoredEvent`
 values with ``at`` in epoch milliseconds; on the wire ``at`` is ISO-8601 UTC
 with milliseconds (``2025-01-31T12:00:00.123Z``), which people and JSON tools read.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from shared.eventstore.model import StoredEvent
+from shared.eventstore.port import StoredEvent
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)

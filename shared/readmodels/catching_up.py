@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream
 from shared.keys import validate_match_id
 from shared.readmodels.parked import TRANSIENT, ParkedMatches, find_poison

@@ -30,7 +30,8 @@ from rq.exceptions import StopRequested
 from rq.timeouts import BaseTimeoutException
 
 from shared import keys
-from shared.eventstore.model import CorruptEventError, EventStore, StoredEvent, system_clock
+from shared.eventstore.errors import CorruptEventError
+from shared.eventstore.port import EventStore, StoredEvent, system_clock
 from shared.eventstore.schema import iso_from_ms
 from shared.fold import FoldedMatch, fold
 from shared.readmodels.served import ReadModels

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.queues import enqueue_rebuild, lost_jobs, outdated_workers, registered_workers, requeue
 from shared.readmodels.catching_up import ProjectorContext, rebuild_batch, rebuild_match
 from shared.readmodels.generations import abandon, drop_generation, lock_rebuild, start_building, switch_to

@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from shared import keys
-from shared.eventstore.scripts import Script
+from shared.eventstore.lua import Script
 
 _COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")
 _WON_WEIGHT = 2**32

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared import keys
-from shared.eventstore.model import EventStore
+from shared.eventstore.port import EventStore
 from shared.readmodels.changes import ViewChanges
 from shared.readmodels.generations import Pointer, current_generation, read_pointer
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError

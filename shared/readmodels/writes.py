@@ -27,8 +27,8 @@ from typing import Any
 import orjson
 
 from shared import keys
-from shared.eventstore.model import EventStore
-from shared.eventstore.scripts import Script
+from shared.eventstore.lua import Script
+from shared.eventstore.port import EventStore
 from shared.readmodels.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")

@@ -24,7 +24,8 @@ from shared.eventstore import (
     RedisEventStore,
     TokenRecord,
 )
-from shared.eventstore.model import chain_hash, encode_data, genesis_hash
+from shared.eventstore.chain import chain_hash, genesis_hash
+from shared.eventstore.port import encode_data
 
 
 class FakeClock:

@@ -1,7 +1,8 @@
 """The audit log and replay over HTTP: redacted while playing, fully visible and provable once finished."""
 import random
 
-from shared.eventstore.model import chain_hash, encode_data, genesis_hash
+from shared.eventstore.chain import chain_hash, genesis_hash
+from shared.eventstore.port import encode_data
 from shared.eventstore.schema import ms_from_iso
 from shared.rules.chance import commitment_of, seeded_deck
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from shared.eventstore.model import StoredEvent
+from shared.eventstore.port import StoredEvent
 
 Audience = str | None  # "A", "B" or None (a spectator, or a player not seated)
 _CARD = re.compile(rb'"((?:[789]|10|[JQKA])[CDHS])"')

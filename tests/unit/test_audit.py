@@ -7,7 +7,8 @@ import pytest
 from shared.audit import audit_events
 from shared.codec import encode
 from shared.eventstore import InMemoryEventStore, StoredEvent
-from shared.eventstore.model import chain_hash, encode_data, genesis_hash
+from shared.eventstore.chain import chain_hash, genesis_hash
+from shared.eventstore.port import encode_data
 from shared.rules.chance import SeededChance
 from shared.rules.playthrough import play_random_match
 

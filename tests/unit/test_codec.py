@@ -5,7 +5,7 @@ import pytest
 
 from shared.codec import UnknownEventError, decode, encode, schema_for
 from shared.eventstore import StoredEvent
-from shared.eventstore.model import decode_data, encode_data
+from shared.eventstore.port import decode_data, encode_data
 from shared.rules import EVENT_TYPES, Seat
 from shared.rules.events import MatchWon, RoundDealt
 from shared.rules.playthrough import play_random_match

@@ -4,7 +4,7 @@ import orjson
 from shared import redaction
 from shared.codec import encode
 from shared.eventstore import StoredEvent
-from shared.eventstore.model import decode_data, encode_data
+from shared.eventstore.port import decode_data, encode_data
 from shared.eventstore.schema import StoredEventSchema, event_to_json
 from shared.redaction import Redactor, public_events
 from tests.projector_support import random_match

@@ -5,7 +5,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from services.api.game import MatchService
+from services.api.app import Matches
 from services.cli import truc
 from shared import keys
 from shared.eventstore import RedisEventStore
@@ -24,7 +24,7 @@ def env(redis_server, redis_client):
 
 @pytest.fixture
 def service(redis_client):
-    return MatchService(RedisEventStore(redis_client), lambda _: None, SeedVault(redis_client))
+    return Matches(RedisEventStore(redis_client), lambda _: None, SeedVault(redis_client))
 
 
 def project(client, match_id):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.api.game import MatchService
+from services.api.app import Matches, act, create, join
 from services.api.players import Player
 from shared import keys
 from shared.eventstore import NewEvent, RedisEventStore
@@ -43,15 +43,15 @@ def test_an_append_returns_its_events_exactly_as_a_read_does(store: RedisEventSt
 def test_the_match_service_asks_only_when_the_store_says_so(fake_redis) -> None:
     notified: list[str] = []
     store = RedisEventStore(fake_redis)
-    service = MatchService(store, notified.append, InMemorySeeds())
+    service = Matches(store, notified.append, InMemorySeeds())
     alice, bob = Player("alice-id", "alice"), Player("bob-id", "bob")
-    match_id = service.create(alice, {"rules": Rules(), "first_dealer": None}).match_id
-    joined = service.join(match_id, bob)  # a join reads the stream first: it asks again
+    match_id = create(service, alice, {"rules": Rules(), "first_dealer": None}).match_id
+    joined = join(service, match_id, bob)  # a join reads the stream first: it asks again
     assert notified == [match_id, match_id]
     on_turn = alice if joined.state.round.turn.value == "A" else bob
-    service.act(match_id, on_turn, {"type": "raise"})  # no catch-up has read since the join
+    act(service, match_id, on_turn, {"type": "raise"})  # no catch-up has read since the join
     assert notified == [match_id, match_id]
     store.read(match_id, after=joined.version)
     other = bob if on_turn is alice else alice
-    service.act(match_id, other, {"type": "accept"})
+    act(service, match_id, other, {"type": "accept"})
     assert notified == [match_id] * 3

@@ -12,7 +12,7 @@ from marshmallow import ValidationError
 
 from shared.codec import encode
 from shared.eventstore import schema
-from shared.eventstore.model import StoredEvent, decode_data, encode_data
+from shared.eventstore.port import StoredEvent, decode_data, encode_data
 from shared.eventstore.schema import StoredEventSchema, event_from_json, event_to_json, iso_from_ms
 from shared.rules import EVENT_TYPES
 from shared.rules.events import RoundVoid

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from shared.codec import encode
-from shared.eventstore.model import StoredEvent
+from shared.eventstore.port import StoredEvent
 from shared.fold import FoldedMatch, GapError, fold
 from shared.readmodels.projection import player_results, read_models_of
 from shared.rules import Seat, Status, replay, view

@@ -1,13 +1,36 @@
-"""The Lua scripts of the Redis event store (see :mod:`shared.eventstore.redis_store`).
+"""The Redis event store's Lua scripts, and how any Lua script of the services is run.
 
-Every key a script touches is passed in KEYS, all of one match's hash tag, so each runs
-unchanged on a Redis Cluster. Timestamps come from the caller (not TIME) so the scripts
-stay deterministic.
+Scripts are sent as raw EVALSHA (falling back to EVAL on NOSCRIPT) because redis-py's
+``Script`` object cannot run inside a cluster pipeline. Every key a script touches must be
+passed in KEYS, all in one hash-tag slot (the store's: all of one match's), so it runs
+unchanged on a Redis Cluster. The store's timestamps come from the caller (not TIME) so its
+scripts stay deterministic.
 """
 
 from __future__ import annotations
 
-from shared.eventstore.scripts import Script
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from redis.exceptions import NoScriptError
+
+
+class Script:
+    """A Lua script run by SHA, loaded on demand; works on redis.Redis and RedisCluster."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+
+    def __call__(self, client: Any, script_keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Run the script on ``client`` with ``script_keys`` as KEYS and ``args`` as ARGV."""
+        try:
+            return client.execute_command("EVALSHA", self.sha, len(script_keys), *script_keys, *args)
+        except NoScriptError:
+            # First use on this node (or after SCRIPT FLUSH / failover): EVAL loads it.
+            return client.execute_command("EVAL", self.source, len(script_keys), *script_keys, *args)
+
 
 # KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash),
 # KEYS[4] the catch-up flag. ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3]

@@ -1,0 +1,33 @@
+"""Create a match: its creator in seat A, and an opponent in seat B at once if one is named."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from shared.fold import FoldedMatch
+from shared.ids import new_id
+from shared.rules import CreateMatch, Seat, decide
+from shared.rules.chance import SeededChance
+
+from ..players import Player
+from .errors import AlreadySeatedError
+from .join import join
+from .matches import Matches
+from .recording import Recorded, record
+
+
+def create(matches: Matches, player: Player, options: Mapping[str, Any], opponent: Player | None = None) -> Recorded:
+    """A new match with ``player`` in seat A (and ``opponent`` seated in B at once)."""
+    if opponent is not None and opponent.id == player.id:
+        raise AlreadySeatedError(player.id)
+    match = FoldedMatch(new_id())
+    chance = SeededChance.new()
+    events = decide(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance)
+    matches.chances.keep(match.match_id, chance)
+    created = record(matches, match, events, Seat.A)
+    if opponent is None:
+        return created
+    joined = join(matches, match.match_id, opponent)
+    return replace(joined, events=created.events + joined.events, seat=Seat.A)

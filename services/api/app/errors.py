@@ -1,0 +1,47 @@
+"""Why a use case records nothing: application errors, in the game's words, no HTTP in them.
+
+``services/api/errors.py`` answers each of them (and the rules' ``RuleError``) with an
+HTTP status, a stable code and a sentence, in one place.
+"""
+
+from __future__ import annotations
+
+
+class ApplicationError(Exception):
+    """A use case refused a request, for a reason of its own (not a rule of the game)."""
+
+
+class MatchNotFoundError(ApplicationError):
+    """No match has this id."""
+
+
+class NotAPlayerError(ApplicationError):
+    """The player acts in a match without a seat in it."""
+
+
+class AlreadySeatedError(ApplicationError):
+    """A match was created with its creator as the opponent."""
+
+
+class VersionConflictError(ApplicationError):
+    """The request's If-Match names a version the match has moved on from."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"acted on version {expected}, the match is at {actual}")
+        self.expected, self.actual = expected, actual
+
+
+class KeyReusedError(ApplicationError):
+    """The Idempotency-Key was already used with another request."""
+
+
+class KeyInUseError(ApplicationError):
+    """The same request raced itself under one Idempotency-Key; the other one answers first."""
+
+
+class BusyError(ApplicationError):
+    """Concurrent appends kept winning: the action was decided again too many times."""
+
+
+class SeedUnavailableError(ApplicationError):
+    """This server does not hold the seed the match deals from (e.g. it was imported without it)."""

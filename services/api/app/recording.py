@@ -1,0 +1,70 @@
+"""Recording decided events: the append, its catch-up request, and deciding again after a race.
+
+A use case decides on the match at some version and appends with that version. A
+concurrent append makes the append fail (ConcurrencyError); :func:`retrying` then loads
+the stream as it is and decides again, so a client only sees a conflict when it asked to
+(If-Match).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shared.codec import encode
+from shared.eventstore import AppendToken, ConcurrencyError, StoredEvent
+from shared.fold import FoldedMatch, fold
+from shared.rules import Event, MatchState, Seat
+
+from .errors import BusyError
+from .loading import existing
+from .matches import Matches
+
+RETRIES = 20  # concurrent appends to one match are rare and short: retry, don't fail
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a use case recorded: the match as it now stands and the new stored events."""
+
+    match_id: str
+    version: int
+    state: MatchState
+    events: list[StoredEvent]
+    seat: Seat | None  # the seat of the player who asked
+
+
+Attempt = Callable[[FoldedMatch, bool], Recorded | None]
+"""Decides on the match (read from the stream just now if the flag is set) and records it;
+None to decide again on the stream."""
+
+
+def record(
+    matches: Matches, match: FoldedMatch, events: list[Event], seat: Seat | None, token: AppendToken | None = None,
+) -> Recorded:
+    """Append ``events``, decided on ``match``, at its version; ConcurrencyError if the stream moved on."""
+    appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
+    if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
+        matches.notify(match.match_id)
+    now = fold(match, appended.events)
+    matches.folds.put(now)
+    return Recorded(now.match_id, now.version, now.state, appended.events, seat)
+
+
+def retrying(matches: Matches, match_id: str, attempt: Attempt, cached: FoldedMatch | None = None) -> Recorded:
+    """Run ``attempt`` until it records: first on ``cached`` if given, then on the stream as it is.
+
+    A concurrent append (ConcurrencyError) or an attempt that returns None is tried again on
+    the stream; BusyError after RETRIES tries.
+    """
+    for _ in range(RETRIES):
+        fresh = cached is None
+        match = existing(matches, match_id) if cached is None else cached
+        cached = None
+        try:
+            recorded = attempt(match, fresh)
+        except ConcurrencyError:
+            continue
+        if recorded is not None:
+            return recorded
+    raise BusyError(match_id)
