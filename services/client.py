@@ -58,8 +58,9 @@ class TrucClient:
         """Create a match (options as API.md: opponent, rules, first_dealer, start_scores, decks)."""
         return self._call("POST", "/matches", options)
 
-    def join(self, match_id: str) -> Json:
-        return self._call("POST", f"/matches/{match_id}/join")
+    def join(self, match_id: str, accept_custom: bool = False) -> Json:
+        """Take seat B; a custom match needs ``accept_custom`` (else 409 ``CUSTOM_TERMS``, saying its terms)."""
+        return self._call("POST", f"/matches/{match_id}/join", {"accept_custom": accept_custom})
 
     def act(self, match_id: str, action: Json, if_match: int | None = None, idempotency_key: str | None = None) -> Json:
         """Send one action body, e.g. ``{"type": "play", "card": "7H"}``; the recorded events.

@@ -13,7 +13,7 @@ from .context import services
 from .errors import ApiError, invalid
 from .players import NameTakenError
 from .rendering import json_response, match_view
-from .schemas import ActionResultSchema, ActionSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
+from .schemas import ActionResultSchema, ActionSchema, JoinSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
 from .validation import ApiBlueprint
 
 blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
@@ -47,10 +47,12 @@ def create_match(options: dict) -> Response:
 
 
 @blp.route("/matches/<id:match_id>/join", methods=["POST"])
+@blp.arguments(JoinSchema, required=False)
 @blp.response(200)
-def join_match(match_id: str) -> Response:
-    """Take seat B; round 1 is dealt at once."""
-    return _view_of(use_cases.join(services().matches, match_id, required_player()), 200)
+def join_match(body: dict, match_id: str) -> Response:
+    """Take seat B; round 1 is dealt at once. A custom match needs `{"accept_custom": true}`."""
+    recorded = use_cases.join(services().matches, match_id, required_player(), body.get("accept_custom", False))
+    return _view_of(recorded, 200)
 
 
 @blp.route("/matches/<id:match_id>/actions", methods=["POST"])

@@ -20,6 +20,7 @@ from .app.errors import (
     AlreadySeatedError,
     ApplicationError,
     BusyError,
+    CustomTermsError,
     KeyInUseError,
     KeyReusedError,
     MatchNotFoundError,
@@ -68,11 +69,25 @@ def answer(error: ApplicationError | RuleError) -> ApiError:
     """The HTTP answer to a use case's refusal: an application error, or a rule of the game (409)."""
     if isinstance(error, RuleError):
         return ApiError(409, error.code.value, error.message)
+    if isinstance(error, CustomTermsError):
+        return ApiError(409, "CUSTOM_TERMS", _custom_terms(error))
     if isinstance(error, VersionConflictError):
         message = f"The match moved on: you acted on version {error.expected}, it is at {error.actual}."
         return ApiError(412, "VERSION_CONFLICT", message, version=error.actual)
     status, code, message = _ANSWERS[type(error)]
     return ApiError(status, code, message)
+
+
+def _custom_terms(error: CustomTermsError) -> str:
+    chosen = []
+    if error.decks:
+        rounds = "round 1" if error.decks == 1 else f"rounds 1-{error.decks}"
+        chosen.append(f"the order of the cards of {rounds}")
+    if error.start_scores:
+        chosen.append(f"the starting scores {error.start_scores[0]}-{error.start_scores[1]}")
+    terms = " and ".join(chosen) or "the terms of this match"
+    return (f"The creator of this match chose {terms}, so they may know your cards and it never counts on "
+            'the scoreboard; join with {"accept_custom": true} to play it anyway.')
 
 
 # Werkzeug's HTTP errors, renamed to this API's codes.

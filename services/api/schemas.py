@@ -46,6 +46,14 @@ class MatchCreateSchema(Schema):
         return data
 
 
+class JoinSchema(Schema):
+    accept_custom = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Needed to join a custom match: its creator chose the decks or the starting "
+                                 "scores (and may know your cards). Without it such a join is 409 CUSTOM_TERMS."},
+    )
+
+
 class ActionSchema(Schema):
     type = fields.String(required=True, validate=validate.OneOf(sorted(ACTIONS)))
     card = fields.String(validate=validate.Length(min=1, max=3))

@@ -31,7 +31,7 @@ def new_match(stack: Stack, **options) -> tuple[str, Seated, Seated]:
     created = stack.http.post("/matches", options, token=a.token)
     assert created.status == 201, created.body
     match_id = created.body["id"]
-    joined = stack.http.post(f"/matches/{match_id}/join", token=b.token)
+    joined = stack.http.post(f"/matches/{match_id}/join", {"accept_custom": True}, token=b.token)
     assert joined.status == 200, joined.body
     return match_id, a, b
 

@@ -137,7 +137,7 @@ def test_not_started_and_not_entitled_over_http(stack):
     match_id = created.body["id"]
     refused(stack, match_id, act(stack, match_id, a, {"type": "fold"}), 409, "NOT_STARTED")
     b = register(stack)
-    stack.http.post(f"/matches/{match_id}/join", token=b.token)
+    stack.http.post(f"/matches/{match_id}/join", {"accept_custom": True}, token=b.token)
     assert act(stack, match_id, a, {"type": "raise"}).status == 200
     assert act(stack, match_id, b, {"type": "accept"}).status == 200
     refused(stack, match_id, act(stack, match_id, a, {"type": "raise"}), 409, "NOT_ENTITLED")

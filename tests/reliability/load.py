@@ -86,7 +86,8 @@ class Table(threading.Thread):
         with self.ledger.lock:
             self.ledger.matches.add(match_id)
             self.ledger.players |= {a.id, b.id}
-        joined = self._timed(lambda: self.http.post(f"/matches/{match_id}/join", token=b.token))
+        terms = {"accept_custom": True}  # the tables start from chosen scores
+        joined = self._timed(lambda: self.http.post(f"/matches/{match_id}/join", terms, token=b.token))
         if joined.status != 200:  # a match nobody joined: it stays waiting, which is fine
             time.sleep(PAUSE_AFTER_ERROR)
             return None, None

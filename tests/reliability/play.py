@@ -33,7 +33,7 @@ def new_match(http: Http, a: Player, b: Player | None = None, **options: Any) ->
     assert created.status == 201, created.body
     match_id = created.body["id"]
     if b is not None:
-        joined = http.post(f"/matches/{match_id}/join", token=b.token)
+        joined = http.post(f"/matches/{match_id}/join", {"accept_custom": True}, token=b.token)
         assert joined.status == 200, joined.body
     return match_id
 

@@ -29,5 +29,5 @@ def create(matches: Matches, player: Player, options: Mapping[str, Any], opponen
     created = record(matches, match, events, Seat.A)
     if opponent is None:
         return created
-    joined = join(matches, match.match_id, opponent)
+    joined = join(matches, match.match_id, opponent, accept_custom=True)  # the creator chose both
     return replace(joined, events=created.events + joined.events, seat=Seat.A)

@@ -45,3 +45,11 @@ class BusyError(ApplicationError):
 
 class SeedUnavailableError(ApplicationError):
     """This server does not hold the seed the match deals from (e.g. it was imported without it)."""
+
+
+class CustomTermsError(ApplicationError):
+    """The match's creator chose its decks or its starting scores, and the joiner has not accepted that."""
+
+    def __init__(self, decks: int, start_scores: tuple[int, int] | None) -> None:
+        super().__init__(f"custom terms: {decks} deck(s), start scores {start_scores}")
+        self.decks, self.start_scores = decks, start_scores

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 from shared.fold import FoldedMatch
-from shared.rules import JoinMatch, Seat, decide
+from shared.rules import JoinMatch, MatchState, Seat, decide
 
 from ..players import Player
+from .errors import CustomTermsError
 from .matches import Matches
 from .recording import Recorded, record, retrying
 
 
-def join(matches: Matches, match_id: str, player: Player) -> Recorded:
-    """Seat ``player`` in B, decided on the stream as it is; the rules refuse a full match."""
+def join(matches: Matches, match_id: str, player: Player, accept_custom: bool = False) -> Recorded:
+    """Seat ``player`` in B, decided on the stream as it is; the rules refuse a full match.
+
+    A custom match (its creator chose the decks or the starting scores, and so may know
+    the joiner's cards) is joined only by a player who accepted those terms.
+    """
 
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
         events = decide(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
+        if match.state.custom and not accept_custom:
+            raise CustomTermsError(len(match.state.decks), _start_scores(match.state))
         return record(matches, match, events, Seat.B)
 
     return retrying(matches, match_id, attempt)
+
+
+def _start_scores(state: MatchState) -> tuple[int, int] | None:
+    """The scores the creator set, if not 0-0 (a waiting match still holds them)."""
+    return None if tuple(state.scores) == (0, 0) else tuple(state.scores)
