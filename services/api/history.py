@@ -5,7 +5,7 @@ from flask import Response
 
 from shared.codec import decode
 from shared.redaction import public_events
-from shared.rules import INITIAL, Status, evolve, view
+from shared.rules import INITIAL, evolve, replay_view
 
 from .auth import optional_player
 from .context import services
@@ -50,7 +50,7 @@ def replay(query: dict, match_id: str) -> Response:
     state = INITIAL
     for stored in services().store.read(match_id, limit=wanted):
         state = evolve(state, decode(stored))
-    shown = view(state, seat, reveal=now.status is Status.FINISHED)
+    shown = replay_view(state, seat, now)
     response = json_response({"id": match_id, "version": wanted, **shown})
     response.headers["ETag"] = f'"{wanted}"'
     return response
