@@ -261,7 +261,11 @@ def decode(stored: StoredEvent) -> Event:
 
 
 def data_of(event: Event) -> dict[str, Any]:
-    """The JSON-ready data of an engine event (as it is stored)."""
+    """The JSON-ready data of an engine event (as it is stored).
+
+    An event as the engine shows it to an audience has None for each hidden card; the
+    schema writes those as null (the fast writer leaves them to it).
+    """
     try:
         return _writer(type(event))(event)
     except _FAST_ERRORS:

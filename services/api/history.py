@@ -5,7 +5,7 @@ from flask import Response
 
 from shared.fold import fold_up_to
 from shared.redaction import public_events
-from shared.rules import Status, view
+from shared.rules import replay_view
 
 from .app import latest
 from .auth import optional_player
@@ -49,7 +49,7 @@ def replay(query: dict, match_id: str) -> Response:
     if wanted > current:
         raise ApiError(404, "NOT_FOUND", f"The match has {current} events; there is no version {wanted}.")
     then = fold_up_to(services().store, match_id, wanted)
-    shown = view(then.state, seat, reveal=now.status is Status.FINISHED)
+    shown = replay_view(then.state, seat, now)
     response = json_response({"id": match_id, "version": wanted, **shown})
     response.headers["ETag"] = f'"{wanted}"'
     return response

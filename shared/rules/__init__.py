@@ -2,8 +2,8 @@
 
 ``decide(state, command) -> events`` refuses illegal commands with an R27 code;
 ``evolve(state, event) -> state`` folds facts; ``replay(events)`` is that fold;
-``legal_actions(state, seat)`` lists what ``decide`` accepts; ``view(state, seat)``
-is what one seat may see.
+``legal_actions(state, seat)`` lists what ``decide`` accepts; ``visibility`` decides what
+one seat may see: ``view(state, seat)`` of the match, ``shown(event, ...)`` of each fact.
 """
 from .cards import (
     DECK,
@@ -37,7 +37,7 @@ from .evolve import evolve, replay
 from .legal import legal_actions
 from .state import INITIAL, SEATS, MatchState, QuestionKind, RoundEnd, Seat, Status
 from .variants import InvalidRulesError, RaiseLadder, RedealProposer, RemainderReject, Rules
-from .view import view
+from .visibility import replay_view, shown, shown_events, view
 
 __all__ = [
     "ACTIONS", "DECK", "EVENT_TYPES", "INITIAL", "RANKS", "SEATS", "SUITS", "Accept", "Command",
@@ -45,6 +45,6 @@ __all__ = [
     "InvalidRulesError", "JoinMatch", "MatchState", "PlayCard", "PlayerAction", "ProposeRedeal",
     "QuestionKind", "Raise", "RaiseLadder", "RedealProposer", "Reject", "RemainderReject",
     "RoundEnd", "RuleCode", "RuleError", "Rules", "Seat", "SetupError", "Status", "command_for",
-    "decide", "evolve", "legal_actions", "parse_card", "parse_deck", "replay", "shuffled_deck",
-    "strength", "view",
+    "decide", "evolve", "legal_actions", "parse_card", "parse_deck", "replay", "replay_view", "shown",
+    "shown_events", "shuffled_deck", "strength", "view",
 ]

@@ -28,15 +28,16 @@ def random_action(state: MatchState, rng: random.Random, rare_weight: float = 0.
 
 def play_random_match(
     rng: random.Random, rules: Rules = Rules(), max_actions: int = 10_000, on_step: Step | None = None,
-    chance: Chance | None = None,
+    chance: Chance | None = None, decks: tuple[tuple[str, ...], ...] = (),
 ) -> tuple[MatchState, list[Event]]:
     """Create, join and play one match to its end; returns the final state and every event.
 
-    ``rng`` picks the actions; deals come from ``chance`` (default: ``rng`` too).
+    ``rng`` picks the actions; deals come from ``decks`` (fixture deck orders for the first
+    rounds), then from ``chance`` (default: ``rng`` too).
     """
     chance = chance or RandomChance(rng)
     state, recorded = INITIAL, []
-    for command in (CreateMatch("m", "p1", "alice", rules), JoinMatch("p2", "bob")):
+    for command in (CreateMatch("m", "p1", "alice", rules, decks=decks), JoinMatch("p2", "bob")):
         for event in decide(state, command, chance):
             state = evolve(state, event)
             recorded.append(event)

@@ -1,12 +1,19 @@
 """Every refusal of a use case has one HTTP answer: a status, a stable code and a sentence."""
-from services.api.app.errors import ApplicationError, KeyInUseError, KeyReusedError, VersionConflictError
+from services.api.app.errors import (
+    ApplicationError,
+    CustomTermsError,
+    KeyInUseError,
+    KeyReusedError,
+    VersionConflictError,
+)
 from services.api.errors import answer
 from shared.rules import RuleCode, RuleError
 
 
 def test_every_application_error_is_answered_with_a_code_and_a_sentence():
     for kind in ApplicationError.__subclasses__():
-        error = kind(3, 4) if kind is VersionConflictError else kind("m1")
+        error = kind(3, 4) if kind is VersionConflictError else kind(1, (3, 0)) if kind is CustomTermsError \
+            else kind("m1")
         reply = answer(error)
         assert 400 <= reply.status < 600 and reply.code.isupper() and reply.message.endswith("."), kind
 
