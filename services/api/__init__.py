@@ -23,8 +23,8 @@ from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
 from .players import Player, PlayerRegistry
 from .slots import Slots
+from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
-from .validation import DocumentedApi, IdConverter, id_param_schema
 
 MAX_BODY_BYTES = 64 * 1024
 

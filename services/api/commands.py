@@ -5,16 +5,17 @@ import re
 
 from flask import Response, request, url_for
 
+from shared.readmodels.projection import match_view
 from shared.redaction import public_events
 
 from . import app as use_cases
 from .auth import required_player
 from .context import services
 from .errors import ApiError, invalid
+from .json_responses import json_response
 from .players import NameTakenError
-from .rendering import json_response, match_view
 from .schemas import ActionResultSchema, ActionSchema, JoinSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
-from .validation import ApiBlueprint
+from .smorest import ApiBlueprint
 
 blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
 

@@ -11,9 +11,9 @@ from .app import latest
 from .auth import optional_player
 from .context import services
 from .errors import ApiError, not_found
-from .rendering import json_response
+from .json_responses import json_response
 from .schemas import EventLogSchema, EventsQuerySchema, ReplayQuerySchema
-from .validation import ApiBlueprint
+from .smorest import ApiBlueprint
 
 blp = ApiBlueprint("history", __name__, description="Every recorded event of a match, and the match at any version.")
 

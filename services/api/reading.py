@@ -7,12 +7,13 @@ import orjson
 from flask import Response, current_app, request
 
 from shared.readmodels.parked import ParkedMatches
+from shared.readmodels.projection import match_view
 
 from .app import latest
 from .auth import optional_player
 from .context import services
 from .errors import not_found
-from .rendering import json_response, match_view, raw_json_response
+from .json_responses import json_response, raw_json_response
 from .schemas import (
     LobbyQuerySchema,
     PlayerMatchesQuerySchema,
@@ -21,7 +22,7 @@ from .schemas import (
     ScoreRowSchema,
     ViewQuerySchema,
 )
-from .validation import ApiBlueprint
+from .smorest import ApiBlueprint
 
 blp = ApiBlueprint("reading", __name__, description="Match views, the lobby, the scoreboard and health.")
 

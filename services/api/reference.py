@@ -23,9 +23,9 @@ from shared import keys
 from shared.eventstore.lua import Script
 
 from .context import services
-from .rendering import json_response
+from .json_responses import json_response
 from .schemas import ActionSchema
-from .validation import ApiBlueprint
+from .smorest import ApiBlueprint
 
 ENV_FLAG = "BENCH_REFERENCE"
 STREAM_PREFIX = "bench-reference-"  # match ids are 12 random characters: never this long prefix

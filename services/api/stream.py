@@ -31,7 +31,7 @@ from .context import services
 from .errors import ApiError, not_found
 from .players import Player
 from .schemas import ErrorSchema
-from .validation import ApiBlueprint
+from .smorest import ApiBlueprint
 
 blp = ApiBlueprint("stream", __name__, description="Live match views as server-sent events.")
 

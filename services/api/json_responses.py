@@ -1,14 +1,10 @@
-"""JSON responses as orjson bytes; match views are built as the projector builds them."""
+"""JSON responses as orjson bytes (views already stored as JSON go out as they are)."""
 from __future__ import annotations
 
 from typing import Any
 
 import orjson
 from flask import Response
-
-from shared.readmodels.projection import match_view
-
-__all__ = ["json_response", "match_view", "raw_json_response"]
 
 
 def json_response(body: Any, status: int = 200) -> Response:
