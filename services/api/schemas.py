@@ -1,7 +1,7 @@
 """Request and response schemas (marshmallow): the single parser of what clients send."""
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
@@ -47,6 +47,9 @@ class MatchCreateSchema(Schema):
 
 
 class JoinSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE  # join read no body before: what older clients send stays harmless
+
     accept_custom = fields.Boolean(
         load_default=False,
         metadata={"description": "Needed to join a custom match: its creator chose the decks or the starting "
