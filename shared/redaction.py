@@ -25,14 +25,16 @@ Audience = str | None  # "A", "B", or None for a spectator
 
 def public_events(
     shown: Sequence[StoredEvent], audience: Audience, known: Sequence[StoredEvent] | None = None,
+    finished: bool = False,
 ) -> list[dict[str, Any]]:
     """``shown`` rendered for ``audience`` (JSON-ready): redacted, and without chain links
-    until the match is finished. ``known``: every event so far, oldest first (default:
-    ``shown``), which tells which cards the table has shown and whether the match is over."""
+    until the match is finished. ``known``: ``shown`` and the events after it up to now, or
+    at least to the end of the rounds ``shown`` deals (default: ``shown``), which tell which
+    cards the table has shown; ``finished``: the match is over, if ``known`` stops before."""
     known = shown if known is None else known
     events = [decode(stored) for stored in known]
-    seen = shown_events(events, None if audience is None else Seat(audience))
-    finished = table_of(events).finished
+    seen = shown_events(events, None if audience is None else Seat(audience), finished)
+    finished = finished or table_of(events).finished
     offset = shown[0].version - known[0].version if shown else 0
     rendered = []
     for stored, event, visible in zip(shown, events[offset:], seen[offset:]):

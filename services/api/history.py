@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from flask import Response
 
+from shared.eventstore.port import EventStore, StoredEvent
 from shared.fold import fold_up_to
 from shared.redaction import public_events
-from shared.rules import replay_view
+from shared.rules import Status, replay_view
 
 from .app import latest
 from .auth import optional_player
@@ -14,6 +15,8 @@ from .errors import ApiError, not_found
 from .json_responses import json_response
 from .schemas import EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
+
+_PAGE = 64  # events read at a time past the window
 
 blp = ApiBlueprint("history", __name__, description="Every recorded event of a match, and the match at any version.")
 
@@ -33,10 +36,34 @@ def _seated(match_id: str):
 @blp.response(200, EventLogSchema)
 def events(query: dict, match_id: str) -> Response:
     """The audit log after version `after`: unplayed cards are null for all but their holder until the end."""
-    _, _, seat = _seated(match_id)
-    stored = services().store.read(match_id)
-    window = stored[query["after"]:query["after"] + query["limit"]]
-    return json_response({"events": public_events(window, seat.value if seat else None, known=stored)})
+    _, now, seat = _seated(match_id)
+    store = services().store
+    window = store.read(match_id, after=query["after"], limit=query["limit"])
+    finished = now.status is Status.FINISHED
+    known = window if finished else window + _rest_of_its_rounds(store, match_id, window)
+    return json_response({"events": public_events(window, seat.value if seat else None, known, finished)})
+
+
+def _rest_of_its_rounds(store: EventStore, match_id: str, window: list[StoredEvent]) -> list[StoredEvent]:
+    """The events after ``window`` up to the deal that ends the last round it shows cards of.
+
+    A dealt card is shown once played in its round, which may come after the window: this
+    reads on to the next deal (one round, a few dozen events at most), never the whole match.
+    A match created with fixture decks shows cards of every round they cover.
+    """
+    if not window:
+        return []
+    deck_rounds = len(window[0].data.get("decks") or ()) if window[0].type == "match_created" else 0
+    rest, after = [], window[-1].version
+    while True:
+        page = store.read(match_id, after=after, limit=_PAGE)
+        for stored in page:
+            if stored.type == "round_dealt" and stored.data.get("round", 0) > deck_rounds:
+                return rest  # a new round: the window's rounds are closed
+            rest.append(stored)
+        if len(page) < _PAGE:
+            return rest
+        after = page[-1].version
 
 
 @blp.route("/matches/<id:match_id>/replay", methods=["GET"])

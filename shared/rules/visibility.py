@@ -135,13 +135,16 @@ def shown(event: Event, audience: Audience, table: Table, round_number: int) -> 
     return event if hide is None else hide(event, audience, table, round_number)
 
 
-def shown_events(events: Sequence[Event], audience: Audience) -> list[Event]:
+def shown_events(events: Sequence[Event], audience: Audience, finished: bool = False) -> list[Event]:
     """``events`` (oldest first, up to now) as ``audience`` may see them after the last.
 
     Events that start mid-match (an action's own) count the round under way as round 0:
-    the only cards they can hide are those of a deal or redeal among them.
+    the only cards they can hide are those of a deal or redeal among them. ``finished``:
+    the match is over (known from elsewhere when ``events`` stop before its end).
     """
     now = table_of(events)
+    if finished:
+        now = Table(now.round, now.played, True)
     return [shown(event, audience, now, number) for number, event in _in_rounds(events, 0)]
 
 
