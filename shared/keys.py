@@ -67,6 +67,11 @@ def match_tokens(match_id: str) -> str:
     return _match_key(match_id, "tokens")
 
 
+def match_refusals(match_id: str) -> str:
+    """The match's remembered refused requests (a hash like the tokens', capped, expiring)."""
+    return _match_key(match_id, "refusals")
+
+
 def match_catch_up(match_id: str) -> str:
     """Set by an append that asked the projector for a catch-up; cleared by any read of the stream.
 

@@ -43,7 +43,7 @@ class Script:
 # before (checked first: a retry of an append that succeeded must not look like a conflict).
 APPEND = Script("""
 if ARGV[3] ~= '' then
-  local used = redis.call('HGET', KEYS[3], ARGV[3])
+  local used = redis.call('HGET', KEYS[3], ARGV[3]) or redis.call('HGET', KEYS[5], ARGV[3])
   if used then
     return {2, used}
   end
@@ -67,6 +67,22 @@ if redis.call('SET', KEYS[4], version, 'NX', 'PX', ARGV[5]) then
   ask = 1
 end
 return {1, version, ask}
+""")
+
+# KEYS[1] the match's append tokens, KEYS[2] its remembered refusals; ARGV[1] the token key,
+# ARGV[2] the refusal's record, ARGV[3] how many refusals a match keeps, ARGV[4] for how many
+# seconds after the last one. Returns the record already held for the key, if any (nil:
+# claimed, or past the cap and not kept).
+REMEMBER_REFUSAL = Script("""
+local used = redis.call('HGET', KEYS[1], ARGV[1]) or redis.call('HGET', KEYS[2], ARGV[1])
+if used then
+  return used
+end
+if redis.call('HLEN', KEYS[2]) < tonumber(ARGV[3]) then
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+end
+return false
 """)
 
 # KEYS[1] events stream, KEYS[2] unprojected mark; ARGV: (type, schema, at, data, hash)

@@ -19,7 +19,7 @@ from shared.eventstore.port import (
     encode_data,
     system_clock,
 )
-from shared.eventstore.tokens import AppendToken, TokenRecord
+from shared.eventstore.tokens import REFUSALS_KEPT, AppendToken, TokenRecord
 from shared.keys import validate_match_id
 
 
@@ -37,6 +37,7 @@ class InMemoryEventStore:
         self._streams: dict[str, list[tuple[str, int, int, bytes, str]]] = {}
         self._marks: dict[str, int] = {}
         self._tokens: dict[tuple[str, str], TokenRecord] = {}
+        self._refusals: dict[str, int] = {}  # refusals kept per match (capped; memory has no expiry)
 
     def append(
         self, match_id: str, events: Sequence[NewEvent], expected_version: int,
@@ -79,8 +80,9 @@ class InMemoryEventStore:
         validate_match_id(match_id)
         with self._lock:
             earlier = self._tokens.get((match_id, token.key))
-            if earlier is None:
+            if earlier is None and self._refusals.get(match_id, 0) < REFUSALS_KEPT:
                 self._tokens[match_id, token.key] = TokenRecord(token.fingerprint, 0, 0, refusal)
+                self._refusals[match_id] = self._refusals.get(match_id, 0) + 1
             return earlier
 
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:

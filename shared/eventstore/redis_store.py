@@ -42,7 +42,7 @@ from shared.eventstore.port import (
     encode_data,
     system_clock,
 )
-from shared.eventstore.tokens import AppendToken, TokenRecord
+from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 
 _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 # How long an append's catch-up request stands for the appends after it. A catch-up job
@@ -118,7 +118,7 @@ class RedisEventStore:
             args += [type_, schema, data, link]
         script_keys = [
             keys.match_events(match_id), keys.match_unprojected(match_id), keys.match_tokens(match_id),
-            keys.match_catch_up(match_id),
+            keys.match_catch_up(match_id), keys.match_refusals(match_id),
         ]
         status, value, *ask = lua.APPEND(self._client, script_keys, args)
         if int(status) == 2:
@@ -149,10 +149,10 @@ class RedisEventStore:
     def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
         """Claim ``token`` for a refused request; the record that was there first, if any."""
         record = TokenRecord(token.fingerprint, 0, 0, refusal)
-        tokens = keys.match_tokens(match_id)
-        if self._client.hsetnx(tokens, token.key, record.encode()):
-            return None
-        return TokenRecord.decode(self._client.hget(tokens, token.key))
+        script_keys = [keys.match_tokens(match_id), keys.match_refusals(match_id)]
+        earlier = lua.REMEMBER_REFUSAL(self._client, script_keys,
+                                       [token.key, record.encode(), REFUSALS_KEPT, REFUSALS_KEPT_SECONDS])
+        return None if earlier is None else TokenRecord.decode(earlier)
 
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
         """Write an exported match verbatim (one script) into an empty stream."""
@@ -168,7 +168,11 @@ class RedisEventStore:
 
     def token(self, match_id: str, key: str) -> TokenRecord | None:
         """What the append with token ``key`` recorded in this match, if any."""
-        raw = self._client.hget(keys.match_tokens(match_id), key)
+        pipe = self._client.pipeline(transaction=False)  # one round trip; both in the match's slot
+        pipe.hget(keys.match_tokens(match_id), key)
+        pipe.hget(keys.match_refusals(match_id), key)
+        appended, refused = pipe.execute()
+        raw = appended if appended is not None else refused
         return None if raw is None else TokenRecord.decode(raw)
 
     def read(

@@ -47,6 +47,10 @@ class TokenRecord:
         return cls(fingerprint, int(first), int(last), refusal[0] if refusal else None)
 
 
+REFUSALS_KEPT = 256  # remembered refused requests per match
+REFUSALS_KEPT_SECONDS = 24 * 3600  # ... for a day after the last one: retries come within seconds
+
+
 @runtime_checkable
 class AppendTokens(Protocol):
     """The tokens an event store keeps per match (``append`` records them with its events)."""
@@ -56,5 +60,11 @@ class AppendTokens(Protocol):
         ...
 
     def remember_refusal(self, match_id: str, token: AppendToken, refusal: str) -> TokenRecord | None:
-        """Claim ``token`` for a refused request; the record that was there first, if any."""
+        """Claim ``token`` for a refused request; the record that was there first, if any.
+
+        Refusals are bounded, unlike appends (which are part of the match): a match keeps at
+        most ``REFUSALS_KEPT`` of them, and a store with expiry forgets them
+        ``REFUSALS_KEPT_SECONDS`` after the last one. A refusal past the cap is not kept:
+        its retry is decided afresh.
+        """
         ...

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
+from shared import keys
 from shared.eventstore import (
     AppendToken,
     ConcurrencyError,
@@ -26,6 +27,7 @@ from shared.eventstore import (
 )
 from shared.eventstore.chain import chain_hash, genesis_hash
 from shared.eventstore.port import encode_data
+from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS
 
 
 class FakeClock:
@@ -329,6 +331,16 @@ def test_a_refusal_can_claim_a_token_once(store: EventStore) -> None:
     assert store.version("m1") == 1
 
 
+def test_a_match_keeps_a_bounded_number_of_refusals(store: EventStore) -> None:
+    store.append("m1", [e()], 0)
+    for n in range(REFUSALS_KEPT + 20):
+        store.remember_refusal("m1", AppendToken(f"k{n}", "f"), '{"error": "NOT_YOUR_TURN"}')
+    kept = [n for n in range(REFUSALS_KEPT + 20) if store.token("m1", f"k{n}") is not None]
+    assert kept == list(range(REFUSALS_KEPT))
+    assert store.append("m1", [e()], 1, AppendToken("k-after", "f")) == 2  # appends are never capped
+    assert store.token("m1", "k-after") == TokenRecord("f", 2, 2)
+
+
 def test_every_event_links_to_the_previous_one_in_a_hash_chain(store: EventStore) -> None:
     store.append("m1", [e("A", n=1), e("B", n=2)], 0)
     store.append("m1", [e("C", n=3)], 2)
@@ -344,6 +356,16 @@ def test_every_event_links_to_the_previous_one_in_a_hash_chain(store: EventStore
         previous = stored.hash
     assert len({stored.hash for stored in events}) == 3
     assert store.read("m2")[0].hash != events[0].hash  # the same event, but in another match
+
+
+@pytest.mark.parametrize("client_fixture", ["fake_redis", pytest.param("redis_client", marks=pytest.mark.integration)])
+def test_remembered_refusals_expire_but_appended_tokens_do_not(client_fixture: str, request) -> None:
+    client = request.getfixturevalue(client_fixture)
+    store = RedisEventStore(client)
+    store.append("m1", [e()], 0, AppendToken("appended", "f"))
+    store.remember_refusal("m1", AppendToken("refused", "f"), '{"error": "NOT_YOUR_TURN"}')
+    assert 0 < client.ttl(keys.match_refusals("m1")) <= REFUSALS_KEPT_SECONDS
+    assert client.ttl(keys.match_tokens("m1")) == -1
 
 
 @pytest.mark.parametrize("client_fixture", ["fake_redis", pytest.param("redis_client", marks=pytest.mark.integration)])

@@ -14,7 +14,7 @@ from typing import Any
 
 from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError
 from shared.fold import FoldedMatch
-from shared.rules import Event, RuleError, Seat, command_for, decide
+from shared.rules import Event, RuleError, Seat, Status, command_for, decide
 
 from ..players import Player
 from .errors import NotAPlayerError, VersionConflictError
@@ -61,7 +61,8 @@ def _attempt(matches: Matches, request: _Request, match: FoldedMatch, fresh: boo
     except RuleError as refusal:
         if not fresh:
             return None  # refused by the cached state: ask the current one
-        raise remembered(matches, request.match_id, seat, request.token, refusal) from None
+        finished = match.state.status is Status.FINISHED
+        raise remembered(matches, request.match_id, seat, request.token, refusal, finished) from None
     return _recorded(matches, request, match, events, seat)
 
 

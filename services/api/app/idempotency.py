@@ -53,9 +53,13 @@ def replayed(matches: Matches, match_id: str, seat: Seat, token: AppendToken, ea
 
 def remembered(
     matches: Matches, match_id: str, seat: Seat, token: AppendToken | None, refusal: RuleError,
+    finished: bool = False,
 ) -> Exception:
-    """The refusal to raise, remembered under the request's token so a retry gets it too."""
-    if token is None:
+    """The refusal to raise, remembered under the request's token so a retry gets it too.
+
+    A finished match is not remembered for: it refuses every action, the same way, for ever.
+    """
+    if token is None or finished:
         return refusal
     answer = orjson.dumps({"code": refusal.code.value, "message": refusal.message}).decode()
     earlier = matches.store.remember_refusal(match_id, token, answer)
