@@ -35,3 +35,8 @@ def wait_until_reachable(client: redis.Redis, timeout: float = 30.0) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def is_cluster_client(client: object) -> bool:
+    """Whether ``client`` talks to a Redis Cluster (its keys then live in slots)."""
+    return isinstance(client, RedisCluster)

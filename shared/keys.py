@@ -19,6 +19,9 @@ may never smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from redis.crc import key_slot
 
 PREFIX = "truc"
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -60,6 +63,40 @@ def match_events(match_id: str) -> str:
 def match_unprojected(match_id: str) -> str:
     """The match's "has unprojected events" mark (value: the latest appended version)."""
     return _match_key(match_id, "unprojected")
+
+
+# The unprojected matches, countable without scanning the keyspace: one set on one server;
+# on a Redis Cluster one set per slot, named with a hash tag of that slot, so the scripts
+# that set or clear a match's mark update the set of its own slot in the same atomic step.
+UNPROJECTED_INDEX = f"{PREFIX}:unprojected"
+SLOTS = 16384
+
+
+def unprojected_index(match_id: str, per_slot: bool) -> str:
+    """The set that lists ``match_id`` while it carries its mark (``per_slot``: on a cluster)."""
+    if not per_slot:
+        return UNPROJECTED_INDEX
+    return _slot_index(key_slot(f"m:{validate_match_id(match_id)}".encode()))
+
+
+def unprojected_indexes(per_slot: bool) -> list[str]:
+    """Every set :func:`unprojected_index` may name."""
+    return [_slot_index(slot) for slot in range(SLOTS)] if per_slot else [UNPROJECTED_INDEX]
+
+
+def _slot_index(slot: int) -> str:
+    return f"{PREFIX}:{{{_slot_tags()[slot]}}}:unprojected"
+
+
+@cache
+def _slot_tags() -> list[str]:
+    """A short hash tag for each cluster slot (found once, ~0.1 s): ``s<n>`` hashes to it."""
+    tags: dict[int, str] = {}
+    n = 0
+    while len(tags) < SLOTS:
+        tags.setdefault(key_slot(f"s{n}".encode()), f"s{n}")
+        n += 1
+    return [tags[slot] for slot in range(SLOTS)]
 
 
 def match_tokens(match_id: str) -> str:

@@ -15,7 +15,7 @@ from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
-from . import commands, errors, history, reading, reference
+from . import commands, errors, health, history, reading, reference
 from .app import Matches
 from .browser_table import blp as table_blueprint
 from .context import Services
@@ -79,6 +79,7 @@ def _route(app: Flask) -> None:
     errors.register(app)
     api.register_blueprint(commands.blp)
     api.register_blueprint(reading.blp)
+    api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)
     app.register_blueprint(table_blueprint)

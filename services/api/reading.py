@@ -1,12 +1,9 @@
 """Endpoints that read: served from the projector's read models."""
 from __future__ import annotations
 
-import time
-
 import orjson
-from flask import Response, current_app, request
+from flask import Response, request
 
-from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.projection import match_view
 
 from .app import latest
@@ -24,7 +21,7 @@ from .schemas import (
 )
 from .smorest import ApiBlueprint
 
-blp = ApiBlueprint("reading", __name__, description="Match views, the lobby, the scoreboard and health.")
+blp = ApiBlueprint("reading", __name__, description="Match views, the lobby and the scoreboard.")
 
 _FIRST_PROJECTION_WAIT = 1.0  # a match created a moment ago may not be projected yet
 
@@ -129,33 +126,3 @@ def player_matches(query: dict, player_id: str) -> Response:
     if ctx.players.by_id(player_id) is None:
         raise not_found("player")
     return json_response({"matches": ctx.read_models.player_matches(player_id, query["status"], query["limit"])})
-
-
-@blp.route("/health", methods=["GET"])
-@blp.response(200)
-def health() -> Response:
-    """Redis reachability, projector lag (events appended but not yet projected) and parked matches.
-
-    `status` is `ok`, or `degraded` while the projector has parked a match on an event it
-    cannot fold (listed in `parked`; every other match is still projected). 503 when Redis
-    is unreachable.
-    """
-    ctx = services()
-    started = time.perf_counter()
-    try:
-        ctx.redis.ping()
-        lag = ctx.read_models.lag(ctx.store)
-        parked = ParkedMatches(ctx.redis).current(ctx.read_models)
-        queue = ctx.queue_health()
-    except Exception:  # noqa: BLE001 - health reports every failure, never raises
-        # The error names sockets and hosts: the operator's log gets it, the caller a code.
-        current_app.logger.exception("health check failed")
-        body = {"status": "unavailable", "redis": False, "error": "STORE_UNAVAILABLE",
-                "message": "The event store cannot be reached right now."}
-        return json_response(body, 503)
-    body = {
-        "status": "degraded" if parked else "ok", "redis": True,
-        "redis_ms": round((time.perf_counter() - started) * 1000, 2),
-        "projector_lag": lag, "queue": queue, "parked": [record.public() for record in parked],
-    }
-    return json_response(body)

@@ -33,8 +33,9 @@ class Script:
 
 
 # KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash),
-# KEYS[4] the catch-up flag. ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3]
-# token key ('' for none), ARGV[4] token fingerprint, ARGV[5] the flag's lifetime (ms),
+# KEYS[4] the catch-up flag, KEYS[5] remembered refusals, KEYS[6] the unprojected index.
+# ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3] token key ('' for none),
+# ARGV[4] token fingerprint, ARGV[5] the flag's lifetime (ms), ARGV[6] the match id,
 # then (type, schema, data, chain hash) quadruples.
 # Returns {1, new_version, ask} on success, where ask is 1 if this append set the catch-up
 # flag (the caller asks the projector for a catch-up) and 0 if it was set already (a
@@ -53,12 +54,13 @@ if actual ~= tonumber(ARGV[1]) then
   return {0, actual}
 end
 local version = actual
-for i = 6, #ARGV, 4 do
+for i = 7, #ARGV, 4 do
   version = version + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', version),
              't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2], 'h', ARGV[i + 3])
 end
 redis.call('SET', KEYS[2], version)
+redis.call('SADD', KEYS[6], ARGV[6])
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[3], string.format('%d %d %s', actual + 1, version, ARGV[4]))
 end
@@ -85,32 +87,37 @@ end
 return false
 """)
 
-# KEYS[1] events stream, KEYS[2] unprojected mark; ARGV: (type, schema, at, data, hash)
-# per event, versions 1..n. Writes an exported match verbatim, only into an empty stream.
+# KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] the unprojected index;
+# ARGV[1] the match id, then (type, schema, at, data, hash) per event, versions 1..n.
+# Writes an exported match verbatim, only into an empty stream.
 IMPORT = Script("""
 local actual = redis.call('XLEN', KEYS[1])
 if actual ~= 0 then
   return {0, actual}
 end
 local version = 0
-for i = 1, #ARGV, 5 do
+for i = 2, #ARGV, 5 do
   version = version + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', version),
              't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[i + 2], 'd', ARGV[i + 3], 'h', ARGV[i + 4])
 end
 redis.call('SET', KEYS[2], version)
+redis.call('SADD', KEYS[3], ARGV[1])
 return {1, version}
 """)
 
-# KEYS[1] unprojected mark; ARGV[1] the version the projector has folded up to.
-# Compare-and-delete: a mark set by a newer append survives. Returns 1 if no mark remains.
+# KEYS[1] unprojected mark, KEYS[2] the unprojected index; ARGV[1] the version the
+# projector has folded up to, ARGV[2] the match id. Compare-and-delete: a mark set by a
+# newer append survives. Returns 1 if no mark remains.
 MARK_PROJECTED = Script("""
 local mark = redis.call('GET', KEYS[1])
 if not mark then
+  redis.call('SREM', KEYS[2], ARGV[2])
   return 1
 end
 if tonumber(mark) <= tonumber(ARGV[1]) then
   redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[2])
   return 1
 end
 return 0

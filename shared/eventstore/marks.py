@@ -3,6 +3,7 @@
 Every append sets its match's mark in the same atomic step as the events, so no event
 can exist unmarked; the projector clears the mark once it has folded that far. The
 catch-up job an append asks for is the normal path; sweeping the marks is the backstop.
+The same scripts keep an index of the marked matches, so counting them reads no keyspace.
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ class ProjectionMarks(Protocol):
 
     def unprojected(self) -> Iterator[str]:
         """Ids of the matches that carry the "unprojected" mark."""
+        ...
+
+    def unprojected_count(self) -> int:
+        """How many matches carry the mark, counted without reading every key (``/health``)."""
+        ...
+
+    def unprojected_listed(self) -> Iterator[str]:
+        """The marked matches as the store's index lists them (what ``unprojected_count`` counts)."""
         ...
 
     def mark_projected(self, match_id: str, version: int) -> bool:

@@ -130,6 +130,15 @@ class InMemoryEventStore:
             marked = list(self._marks)
         return iter(marked)
 
+    def unprojected_count(self) -> int:
+        """How many matches carry the mark."""
+        with self._lock:
+            return len(self._marks)
+
+    def unprojected_listed(self) -> Iterator[str]:
+        """The marked matches (memory needs no separate index)."""
+        return self.unprojected()
+
     def mark_projected(self, match_id: str, version: int) -> bool:
         """Clear the mark unless a newer append set it; True if no mark remains."""
         validate_match_id(match_id)

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from shared import keys
+from shared.connect import is_cluster_client
 from shared.eventstore import lua
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.errors import ConcurrencyError, CorruptEventError, DuplicateAppendError
@@ -87,6 +88,7 @@ class RedisEventStore:
     def __init__(self, client: Any, clock: Clock = system_clock) -> None:
         self._client = client
         self._clock = clock
+        self._per_slot = is_cluster_client(client)  # the unprojected index: one set per slot
         # The chain link of each match's latest append by this process: the next append
         # by this process links to it without reading it back (events never change).
         self._heads: dict[str, tuple[int, str]] = {}
@@ -111,7 +113,7 @@ class RedisEventStore:
         at = self._clock()
         args: list[Any] = [expected_version, at]
         args += [token.key, token.fingerprint] if token else ["", ""]
-        args.append(CATCH_UP_FLAG_MS)
+        args += [CATCH_UP_FLAG_MS, match_id]
         encoded = [(event.type, event.schema_version, encode_data(event.data)) for event in events]
         links = link_hashes(self._head(match_id, expected_version), expected_version + 1, encoded, at)
         for (type_, schema, data), link in zip(encoded, links):
@@ -119,6 +121,7 @@ class RedisEventStore:
         script_keys = [
             keys.match_events(match_id), keys.match_unprojected(match_id), keys.match_tokens(match_id),
             keys.match_catch_up(match_id), keys.match_refusals(match_id),
+            keys.unprojected_index(match_id, self._per_slot),
         ]
         status, value, *ask = lua.APPEND(self._client, script_keys, args)
         if int(status) == 2:
@@ -157,10 +160,11 @@ class RedisEventStore:
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
         """Write an exported match verbatim (one script) into an empty stream."""
         check_import(events)
-        args: list[Any] = []
+        args: list[Any] = [match_id]
         for e in events:
             args += [e.type, e.schema_version, e.at, encode_data(e.data), e.hash]
-        script_keys = [keys.match_events(match_id), keys.match_unprojected(match_id)]
+        script_keys = [keys.match_events(match_id), keys.match_unprojected(match_id),
+                       keys.unprojected_index(match_id, self._per_slot)]
         ok, version = lua.IMPORT(self._client, script_keys, args)
         if not int(ok):
             raise ConcurrencyError(0, int(version), match_id)
@@ -208,8 +212,23 @@ class RedisEventStore:
 
     def mark_projected(self, match_id: str, version: int) -> bool:
         """Clear the mark unless a newer append set it; True if no mark remains."""
-        cleared = lua.MARK_PROJECTED(self._client, [keys.match_unprojected(match_id)], [version])
+        script_keys = [keys.match_unprojected(match_id), keys.unprojected_index(match_id, self._per_slot)]
+        cleared = lua.MARK_PROJECTED(self._client, script_keys, [version, match_id])
         return bool(int(cleared))
+
+    def unprojected_count(self) -> int:
+        """How many matches carry the mark, from the index the scripts keep (no keyspace scan)."""
+        indexes = keys.unprojected_indexes(self._per_slot)
+        pipe = self._client.pipeline(transaction=False)
+        for index in indexes:
+            pipe.scard(index)
+        return sum(int(count) for count in pipe.execute())
+
+    def unprojected_listed(self) -> Iterator[str]:
+        """The matches the index lists as carrying the mark (what /health counts)."""
+        for index in keys.unprojected_indexes(self._per_slot):
+            for member in self._client.sscan_iter(index, count=_SCAN_COUNT):
+                yield _text(member)
 
     def match_ids(self) -> Iterator[str]:
         """Ids of every match with at least one event (SCAN: for rebuilds and sweeps)."""

@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from shared import keys
+from shared.connect import is_cluster_client
 from shared.eventstore.lua import Script
 from shared.eventstore.port import EventStore
 from shared.readmodels.scoreboard import Scoreboard
@@ -34,7 +35,8 @@ from shared.readmodels.scoreboard import Scoreboard
 AUDIENCES = ("A", "B", "spectator")
 _MAX_SETTLE_ATTEMPTS = 10
 
-# KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark.
+# KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark, KEYS[3] the
+# unprojected index (the mark's listing, cleared with it).
 # ARGV[1] version, ARGV[2..4] the A, B and spectator views, ARGV[5] the summary,
 # ARGV[6] '1' to also replace views of the same version (a rebuild), else '0',
 # ARGV[7] '1' to clear the mark (the generation being served), else '0',
@@ -57,6 +59,7 @@ if ARGV[7] == '1' then
   local mark = redis.call('GET', KEYS[2])
   if mark and tonumber(mark) <= version then
     redis.call('DEL', KEYS[2])
+    redis.call('SREM', KEYS[3], ARGV[8])
   end
 end
 return wrote
@@ -92,6 +95,7 @@ class GenerationModels:
 
     def __init__(self, client: Any, generation: int = 0) -> None:
         self._client = client
+        self._per_slot = is_cluster_client(client)
         self.generation = keys.validate_generation(generation)
         self._scoreboard = Scoreboard(client, generation)
 
@@ -111,7 +115,8 @@ class GenerationModels:
         rewrite views of the stored version, but never older ones. ``clear_mark=False``
         leaves the mark alone (a generation that reads do not use yet).
         """
-        script_keys = [self._views_key(match_id), keys.match_unprojected(match_id)]
+        script_keys = [self._views_key(match_id), keys.match_unprojected(match_id),
+                       keys.unprojected_index(match_id, self._per_slot)]
         args = [
             version, *(orjson.dumps(views[audience]) for audience in AUDIENCES),
             orjson.dumps(summary), "1" if replace_same_version else "0", "1" if clear_mark else "0",
@@ -240,8 +245,9 @@ class GenerationModels:
     # --- health ------------------------------------------------------------------
 
     def lag(self, store: EventStore) -> int:
-        """Events appended but not yet projected, over the matches carrying the mark."""
-        marked = list(store.unprojected())
+        """Events appended but not yet projected, over the marked matches the index lists
+        (their number, not the keyspace's size, bounds the work)."""
+        marked = list(store.unprojected_listed())
         return sum(
             max(0, store.version(match_id) - projected)
             for match_id, projected in zip(marked, self.projected_versions(marked))

@@ -331,6 +331,20 @@ def test_a_refusal_can_claim_a_token_once(store: EventStore) -> None:
     assert store.version("m1") == 1
 
 
+def test_the_marked_matches_are_counted_and_listed_without_a_scan(store: EventStore) -> None:
+    assert store.unprojected_count() == 0
+    store.append("m1", [e()], 0)
+    store.append("m2", [e(), e()], 0)
+    store.append("m1", [e()], 1)
+    assert store.unprojected_count() == 2 and sorted(store.unprojected_listed()) == ["m1", "m2"]
+    assert not store.mark_projected("m1", 1)  # a newer append's mark survives
+    assert store.unprojected_count() == 2
+    assert store.mark_projected("m1", 2) and store.mark_projected("m2", 2)
+    assert store.unprojected_count() == 0 and list(store.unprojected_listed()) == []
+    store.import_events("m3", store.read("m2"))
+    assert list(store.unprojected_listed()) == ["m3"]
+
+
 def test_a_match_keeps_a_bounded_number_of_refusals(store: EventStore) -> None:
     store.append("m1", [e()], 0)
     for n in range(REFUSALS_KEPT + 20):

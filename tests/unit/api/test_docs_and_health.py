@@ -44,3 +44,20 @@ def test_health_answers_a_code_and_keeps_the_redis_error_to_the_log(caplog) -> N
     body = reply.get_json()
     assert body["error"] == "STORE_UNAVAILABLE" and "redis.sock" not in reply.get_data(as_text=True)
     assert "redis.sock" in caplog.text
+
+
+def test_health_counts_the_backlog_from_the_index_never_by_scanning_keys(fake_redis, monkeypatch) -> None:
+    from shared.eventstore import RedisEventStore
+
+    app = _app(fake_redis)
+    http = app.test_client()
+    token = http.post("/players", json={"name": "alice"}).get_json()["token"]
+    http.post("/matches", json={}, headers={"Authorization": f"Bearer {token}"})
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("health scanned the keyspace")
+
+    monkeypatch.setattr(RedisEventStore, "unprojected", no_scan)
+    monkeypatch.setattr(type(fake_redis), "scan_iter", no_scan)
+    body = http.get("/health").get_json()
+    assert (body["unprojected_matches"], body["projector_lag"]) == (1, 1)  # no worker here: the match waits
