@@ -13,7 +13,7 @@ from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
 from shared.readmodels.projection import read_models_of
 
-from .context import backends
+from .context import MATCH_ID, backends
 
 
 def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> AuditReport:
@@ -59,7 +59,7 @@ def _render(console: Console, reports: list[AuditReport]) -> None:
 
 
 @click.command()
-@click.argument("match_id", required=False)
+@click.argument("match_id", type=MATCH_ID, required=False)
 @click.option("--all", "every", is_flag=True, help="Audit every match in the store.")
 def audit(match_id: str | None, every: bool) -> None:
     """Verify MATCH (or --all): gapless versions, intact hash chain, every event re-derived by the
