@@ -16,6 +16,7 @@ from services.cli.untrusted import markup_text, printable
 from shared.connect import connect
 from shared.queues import rebuild_queue
 from shared.readmodels.generations import RebuildLockError
+from shared.readmodels.parked import ParkedMatch, ParkedMatches
 from shared.readmodels.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport
 
 
@@ -53,6 +54,7 @@ def rebuild(
         except (RebuildError, RebuildLockError) as error:
             raise click.ClickException(printable(error)) from error
     console.print(_summary(report), soft_wrap=True)
+    _show_parked(console, ParkedMatches(ctx.redis).current(ctx.read_models))
 
 
 def _progress_bar(console: Console) -> Progress:
@@ -60,6 +62,16 @@ def _progress_bar(console: Console) -> Progress:
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=console, transient=False,
     )
+
+
+def _show_parked(console: Console, parked: list[ParkedMatch]) -> None:
+    """The matches the read models leave out: they cannot be folded or written (GET /health lists them too)."""
+    if not parked:
+        return
+    console.print(f"[yellow]{len(parked)} match(es) parked, their read models left behind:[/yellow]")
+    for record in parked:
+        console.print(f"  {markup_text(record.match)} at event {record.version}: {markup_text(record.error)}",
+                      soft_wrap=True)
 
 
 def _summary(report: RebuildReport) -> str:
