@@ -1,11 +1,12 @@
 """Audit one match's recorded events: gapless, chained, lawful and fairly dealt.
 
 ``audit_events`` needs nothing but the events: it checks that versions run 1..n, that
-every hash-chain link is intact, and that replaying the recorded *player actions*
-through ``decide`` yields exactly the recorded events — derived outcomes and deals
-included. Once a match is won its seed is revealed, so every shuffled deal is
-recomputed from the seed and the seed is checked against the commitment recorded at
-creation. Before that, deals can only be checked for consistency.
+every hash-chain link is intact, that the match created is this match and every player
+seated has an id and a name the API could have given (:mod:`shared.identity`), and that
+replaying the recorded *player actions* through ``decide`` yields exactly the recorded
+events — derived outcomes and deals included. Once a match is won its seed is revealed,
+so every shuffled deal is recomputed from the seed and the seed is checked against the
+commitment recorded at creation. Before that, deals can only be checked for consistency.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from shared.codec import UnknownEventError, decode
 from shared.eventstore.chain import chain_hash, genesis_hash
 from shared.eventstore.port import StoredEvent, encode_data
+from shared.identity import validate_player_id, validate_player_name
 from shared.rules import DECK, INITIAL, Command, Event, RuleError, Seat, decide, replay
 from shared.rules import commands as cmd
 from shared.rules import events as ev
@@ -24,7 +26,7 @@ from shared.rules.chance import Chance, SeededChance, fits_commitment
 @dataclass(frozen=True)
 class Finding:
     version: int
-    check: str  # versions | chain | rules | deal | seed | read_models
+    check: str  # versions | chain | identity | rules | deal | seed | read_models
     message: str
 
 
@@ -106,6 +108,8 @@ def _check_rules(stored: Sequence[StoredEvent], report: AuditReport) -> None:
         except UnknownEventError as error:
             report.fail(record.version, "rules", str(error))
             return
+    if not _check_identities(report.match_id, stored, events, report):
+        return
     if not _check_deals(stored, events, report):
         return
     chance = _chance(stored, events, report)
@@ -156,6 +160,28 @@ def _chance(stored: Sequence[StoredEvent], events: Sequence[Event], report: Audi
 
 
 _DECK = frozenset(DECK)
+
+
+def _check_identities(match_id: str, stored: Sequence[StoredEvent], events: Sequence[Event],
+                      report: AuditReport) -> bool:
+    """The match created is ``match_id``, and each player seated has an id and a name the API accepts."""
+    for record, event in zip(stored, events):
+        if isinstance(event, ev.MatchCreated):
+            if event.match_id != match_id:
+                report.fail(record.version, "identity", f"{event.type} creates another match: {event.match_id!r}")
+                return False
+            seated = (event.creator_id, event.creator_name)
+        elif isinstance(event, ev.PlayerJoined):
+            seated = (event.player_id, event.player_name)
+        else:
+            continue
+        try:
+            validate_player_id(seated[0])
+            validate_player_name(seated[1])
+        except ValueError as error:
+            report.fail(record.version, "identity", f"{event.type} seats a player the API would refuse: {error}")
+            return False
+    return True
 
 
 def _check_deals(stored: Sequence[StoredEvent], events: Sequence[Event], report: AuditReport) -> bool:

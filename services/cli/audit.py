@@ -13,7 +13,8 @@ from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
 from shared.readmodels.projection import read_models_of
 
-from .context import backends
+from .context import MATCH_ID, backends
+from .untrusted import markup_text
 
 
 def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> AuditReport:
@@ -44,22 +45,23 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> Au
 
 
 def _render(console: Console, reports: list[AuditReport]) -> None:
+    """The reports as a table; what they quote of a stream (names, types) is printed as plain text."""
     table = Table(title="truc audit", show_lines=False)
     for column in ("match", "events", "result", "first bad event", "notes"):
         table.add_column(column)
     for report in reports:
         first = report.failures[0] if report.failures else None
         table.add_row(
-            report.match_id, str(report.events),
+            markup_text(report.match_id), str(report.events),
             "[green]ok[/green]" if report.ok else "[red]FAILED[/red]",
-            f"v{first.version} {first.check}: {first.message}" if first else "",
-            "; ".join(report.notes),
+            markup_text(f"v{first.version} {first.check}: {first.message}") if first else "",
+            markup_text("; ".join(report.notes)),
         )
     console.print(table)
 
 
 @click.command()
-@click.argument("match_id", required=False)
+@click.argument("match_id", type=MATCH_ID, required=False)
 @click.option("--all", "every", is_flag=True, help="Audit every match in the store.")
 def audit(match_id: str | None, every: bool) -> None:
     """Verify MATCH (or --all): gapless versions, intact hash chain, every event re-derived by the
@@ -73,7 +75,7 @@ def audit(match_id: str | None, every: bool) -> None:
     if not every and reports[0].events == 0:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)
-    _render(Console(width=200), reports)
+    _render(Console(width=200, highlight=False, emoji=False), reports)
     failed = [r for r in reports if not r.ok]
     click.echo(f"{len(reports) - len(failed)} passed, {len(failed)} failed")
     sys.exit(1 if failed else 0)

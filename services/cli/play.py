@@ -3,6 +3,10 @@
 Keyboard driven: one key per action ([1]-[3] play the cards of your hand, [r] raise,
 [m] my remainder, [a] accept, [x] reject, [d] propose a redeal, [f] fold, [q] quit).
 The table is redrawn whenever the match changes (server-sent events, no polling).
+
+Everything the server sends is data, never formatting: names are chosen by players and
+an API can be anyone's, so each value goes through :func:`.untrusted.markup_text` before
+it is put into a line of rich markup.
 """
 from __future__ import annotations
 
@@ -24,17 +28,22 @@ from services.client import ApiError, TrucClient
 from shared.config import Config
 from shared.private_files import private_dir, read_secret, write_secret
 
+from .untrusted import markup_text, printable
+
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f"}
 WORDS = {"raise": "raise (2 more?)", "remainder": "my remainder", "accept": "accept", "reject": "reject",
          "propose_redeal": "propose a redeal", "fold": "fold"}
 
 
-def pretty(card: str | None) -> str:
+def pretty(card: object) -> str:
+    """A card as rich markup (its suit as a symbol); anything else the server sent, as plain text."""
     if card is None:
         return "··"
+    if not isinstance(card, str) or len(card) < 2 or card[-1] not in SUITS:
+        return markup_text(card)
     colour = "red" if card[-1] in "HD" else "bold"
-    return f"[{colour}]{card[:-1]}{SUITS[card[-1]]}[/{colour}]"
+    return f"[{colour}]{markup_text(card[:-1])}{SUITS[card[-1]]}[/{colour}]"
 
 
 def key_map(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -54,36 +63,40 @@ def render(console: Console, view: dict[str, Any], message: str = "") -> None:
     me = view["you"]
     other = "B" if me == "A" else "A"
     players = view["players"]
-    names = {seat: players[seat]["name"] if players.get(seat) else "(waiting)" for seat in ("A", "B")}
-    console.rule(f"Le Truc · match {view['id']} · you are {me} ({names[me]}) vs {names[other]}")
-    scores, target = view["scores"], view["rules"]["target"]
-    console.print(f"Score  you {scores[me]} · {scores[other]} them   (first to {target})")
+    names = {seat: markup_text(players[seat]["name"]) if players.get(seat) else "(waiting)" for seat in ("A", "B")}
+    match = markup_text(view["id"])
+    console.rule(f"Le Truc · match {match} · you are {markup_text(me)} ({names[me]}) vs {names[other]}")
+    mine, theirs, target = (markup_text(value) for value in (view["scores"][me], view["scores"][other],
+                                                             view["rules"]["target"]))
+    console.print(f"Score  you {mine} · {theirs} them   (first to {target})")
     if view["status"] == "waiting":
-        console.print(f"Waiting for an opponent: they join with  truc play --name NAME --join {view['id']}")
+        console.print(f"Waiting for an opponent: they join with  truc play --name NAME --join {match}")
     elif view["status"] == "finished":
         result = "you won" if view["winner"] == me else "you lost"
-        console.print(f"[bold]Match over: {result} {scores[me]}–{scores[other]}.[/bold]")
+        console.print(f"[bold]Match over: {result} {mine}–{theirs}.[/bold]")
     elif view.get("round"):
         for line in _round_lines(view["round"], me, other):
             console.print(line)
     if message:
-        console.print(f"[red]{message}[/red]")
+        console.print(markup_text(message, "red"))
     keys = key_map(view)
     if keys:
-        choices = " ".join(f"\\[{k}] {a['card'] if a['type'] == 'play' else WORDS[a['type']]}" for k, a in keys.items())
+        choices = " ".join(f"\\[{k}] {markup_text(a['card']) if a['type'] == 'play' else WORDS[a['type']]}"
+                           for k, a in keys.items())
         console.print(f"Your move: {choices}   \\[q] quit")
 
 
 def _round_lines(rnd: dict[str, Any], me: str, other: str) -> list[str]:
     remainder = " · [bold]remainder round[/bold]" if rnd["remainder_round"] else ""
-    lines = [f"Round {rnd['number']} · dealer {rnd['dealer']} · worth {rnd['value']}{remainder}"]
+    number, dealer, value = (markup_text(rnd[field]) for field in ("number", "dealer", "value"))
+    lines = [f"Round {number} · dealer {dealer} · worth {value}{remainder}"]
     for i, trick in enumerate(rnd["tricks"], 1):
-        result = f"→ {trick['winner']}" if trick["winner"] else ("spoiled" if trick["spoiled"] else "")
+        result = f"→ {markup_text(trick['winner'])}" if trick["winner"] else ("spoiled" if trick["spoiled"] else "")
         lines.append(f"  trick {i}: you {pretty(trick['cards'][me])}  them {pretty(trick['cards'][other])}  {result}")
     pending = rnd["pending"]
     if pending:
         asker = "you" if pending["by"] == me else "they"
-        question = {"raise": f"2 more? (to {pending['value']})", "remainder": "my remainder!",
+        question = {"raise": f"2 more? (to {markup_text(pending['value'])})", "remainder": "my remainder!",
                     "redeal": "redeal?"}[pending["type"]]
         lines.append(f"  [yellow]{asker} asked: {question}[/yellow]")
     hand = "  ".join(f"\\[{i}] {pretty(card)}" for i, card in enumerate(rnd["hand"], 1))
@@ -180,7 +193,7 @@ def _session(client: TrucClient, config: Config, name: str, against_bot: bool, j
         options = {"opponent": "bot"} if against_bot else {}
         view = _join(client, join_id) if join_id else client.create_match(**options)
     except ApiError as error:
-        raise click.ClickException(error.message) from None
+        raise click.ClickException(printable(error.message)) from None
     inbox: queue.Queue = queue.Queue()
     threading.Thread(target=_feed, args=(inbox, client, view["id"]), daemon=True).start()
     threading.Thread(target=_keys, args=(inbox, keyboard), daemon=True).start()

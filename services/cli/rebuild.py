@@ -1,7 +1,9 @@
 """``truc rebuild``: rebuild every read model from the event streams, with no downtime.
 
-The work is done by :mod:`services.projector.rebuild`; this only wires it to the
-environment's Redis and queue and shows its progress.
+The work is done by :mod:`shared.readmodels.rebuild`; this only wires it to the
+environment's Redis and queue and shows its progress. Its messages and errors may quote
+what a stream holds (a match or player id, an error about either), so they are printed as
+plain text, never as markup or terminal escapes.
 """
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from services.cli.context import backends
+from services.cli.untrusted import markup_text, printable
 from shared.connect import connect
 from shared.queues import rebuild_queue
 from shared.readmodels.generations import RebuildLockError
+from shared.readmodels.parked import ParkedMatch, ParkedMatches
 from shared.readmodels.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport
 
 
@@ -39,17 +43,18 @@ def rebuild(
                              grace_seconds=grace_seconds, stall_seconds=stall_seconds, force=force)
     ctx = backends()
     queue = rebuild_queue(connect(ctx.config.queue_url), ctx.config.queue_name)
-    console = Console()
+    console = Console(highlight=False, emoji=False)
     with _progress_bar(console) as bar:
         task = bar.add_task("Folding matches", total=None)
         job = Rebuild(ctx.store, ctx.read_models, queue, options,
                       progress=lambda done, total: bar.update(task, completed=done, total=total),
-                      say=lambda message: bar.console.print(message, soft_wrap=True))
+                      say=lambda message: bar.console.print(markup_text(message), soft_wrap=True))
         try:
             report = job.run()
         except (RebuildError, RebuildLockError) as error:
-            raise click.ClickException(str(error)) from error
+            raise click.ClickException(printable(error)) from error
     console.print(_summary(report), soft_wrap=True)
+    _show_parked(console, ParkedMatches(ctx.redis).current(ctx.read_models))
 
 
 def _progress_bar(console: Console) -> Progress:
@@ -57,6 +62,16 @@ def _progress_bar(console: Console) -> Progress:
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=console, transient=False,
     )
+
+
+def _show_parked(console: Console, parked: list[ParkedMatch]) -> None:
+    """The matches the read models leave out: they cannot be folded or written (GET /health lists them too)."""
+    if not parked:
+        return
+    console.print(f"[yellow]{len(parked)} match(es) parked, their read models left behind:[/yellow]")
+    for record in parked:
+        console.print(f"  {markup_text(record.match)} at event {record.version}: {markup_text(record.error)}",
+                      soft_wrap=True)
 
 
 def _summary(report: RebuildReport) -> str:

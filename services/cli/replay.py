@@ -28,7 +28,7 @@ from shared.rules import MatchState, Seat
 from shared.rules import events as ev
 from shared.rules.state import RoundState, Trick
 
-from .context import backends
+from .context import MATCH_ID, backends
 from .untrusted import markup_text
 
 
@@ -197,7 +197,7 @@ DESCRIBERS: dict[type[ev.Event], Describer] = {
 
 
 @click.command()
-@click.argument("match_id")
+@click.argument("match_id", type=MATCH_ID)
 @click.option("--at", "at", type=click.IntRange(min=1), help="Stop after this version.")
 @click.option("--reveal", is_flag=True, help="Show both hands (shown anyway once the match is finished).")
 def replay(match_id: str, at: int | None, reveal: bool) -> None:

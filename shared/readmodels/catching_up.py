@@ -13,6 +13,9 @@ on one match at once, changes nothing:
 A crash before step 3 leaves the mark set, so the sweep redoes the whole job. A match
 whose stream holds an event this code cannot fold is parked instead of failing every job
 (see :mod:`shared.readmodels.parked`): the events before it are projected, the rest wait.
+So is a match whose read models cannot be written for a reason that would not change on
+a retry (an id no key may hold, a view that cannot be computed): it waits, parked, and
+the other matches, and the rebuild, go on. A Redis or OS error is raised as it is.
 
 While a rebuild runs (see :mod:`shared.readmodels.generations`), steps 1-4 are done first
 for the generation being built, without clearing the mark, then for the one being served.
@@ -32,12 +35,21 @@ from shared.eventstore import RedisEventStore
 from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream
 from shared.keys import validate_match_id
-from shared.readmodels.parked import TRANSIENT, ParkedMatches, find_poison
+from shared.readmodels.parked import TRANSIENT, ParkedMatches, Poison, describe, find_poison
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.publishing import publish, publish_live
 from shared.readmodels.served import ReadModels
 
 log = logging.getLogger(__name__)
+
+
+class UnpublishableError(Exception):
+    """The read models of a match that folds could not be written, and a retry would fail the same way."""
+
+    def __init__(self, match_id: str, version: int, cause: Exception) -> None:
+        super().__init__(f"the read models of match {match_id!r} up to version {version} cannot be written: {cause}")
+        self.version = version
+        self.poison = Poison(version, f"read models cannot be written: {describe(cause)}")
 
 
 @dataclass
@@ -64,7 +76,8 @@ class ProjectorContext:
 def catch_up(match_id: str, context: ProjectorContext) -> int:
     """Fold every event not yet folded into the match's read models; the version reached.
 
-    A match holding a poison event is parked, its views stopping just before it.
+    A match holding a poison event is parked, its views stopping just before it; so is one
+    whose read models cannot be written, its views left as they were.
     """
     try:
         return _catch_up(match_id, context)
@@ -80,8 +93,7 @@ def _catch_up(match_id: str, context: ProjectorContext) -> int:
         # is left behind (compare-and-delete, so a newer append's mark survives).
         context.store.mark_projected(match_id, projection.version)
         return projection.version
-    publish_live(context.readmodels, projection, relist=projection.status is not start.status)
-    context.cache.put(projection)
+    _publish_to(context, projection, None, relist=projection.status is not start.status)
     return projection.version
 
 
@@ -93,14 +105,22 @@ def rebuild_match(
     Without ``generation``: the live generations, as a catch-up would. With one: only
     that generation, leaving the mark and the fold cache alone (they stand for the
     generation reads use, which this did not write).
+
+    A match that cannot be folded or written is parked, except one whose views the
+    generation reads use already holds at that version: then writing ``generation`` fails,
+    not the match, and the error is raised (a rebuild is abandoned rather than served
+    without it).
     """
     try:
         projection = fold_stream(context.store, FoldedMatch(validate_match_id(match_id)), context.page_size)
+        if projection.version:
+            _publish_to(context, projection, generation, replace_same_version=True)
+    except UnpublishableError as error:
+        if generation is not None and context.readmodels.projected_version(match_id) >= error.version:
+            raise
+        return park_if_poisoned(context, match_id, error, generation=generation)
     except Exception as error:
         return park_if_poisoned(context, match_id, error, generation=generation)
-    if not projection.version:
-        return 0
-    _publish_to(context, projection, generation, replace_same_version=True)
     return projection.version
 
 
@@ -121,34 +141,63 @@ def rebuild_batch(match_ids: list[str], generation: int, context: ProjectorConte
 def park_if_poisoned(
     context: ProjectorContext, match_id: str, error: Exception, *, generation: int | None = None,
 ) -> int:
-    """The jobs' error path: park a match that holds a poison event; re-raise anything else.
+    """The jobs' error path: park a match that holds a poison event or cannot be written; re-raise anything else.
 
-    Projects the events before the poison (into ``generation``, or the live ones) and
-    returns the version of the last of them.
+    A poison: projects the events before it (into ``generation``, or the live ones) and
+    returns the version of the last of them. Read models that cannot be written
+    (:class:`UnpublishableError`, from here or from before a poison): returns the version
+    the views of that generation still hold.
     """
     if isinstance(error, TRANSIENT):
         raise error
+    if isinstance(error, UnpublishableError):
+        _park(context, match_id, error.poison)
+        return _views_version(context, match_id, generation)
     found = find_poison(context.store, match_id, context.page_size)
-    if found is None:  # every event folds: the failure lies elsewhere (e.g. a bug in a view)
+    if found is None:  # every event folds and none was written: the failure lies elsewhere
         raise error
     before, poison = found
-    if before.version:
-        _publish_to(context, before, generation)
-    ParkedMatches(context.readmodels.client).park(match_id, poison, context.store.version(match_id))
-    log.error("Parked match %s: event %d cannot be folded (%s)", match_id, poison.version, poison.error)
+    try:
+        if before.version:
+            _publish_to(context, before, generation)
+    except UnpublishableError as unwritable:
+        _park(context, match_id, unwritable.poison)
+        return _views_version(context, match_id, generation)
+    _park(context, match_id, poison)
     return before.version
 
 
+def _park(context: ProjectorContext, match_id: str, poison: Poison) -> None:
+    ParkedMatches(context.readmodels.client).park(match_id, poison, context.store.version(match_id))
+    log.error("Parked match %s at event %d: %s", match_id, poison.version, poison.error)
+
+
+def _views_version(context: ProjectorContext, match_id: str, generation: int | None) -> int:
+    """The version of the match's views in ``generation`` (None: the one reads use)."""
+    target = context.readmodels.generation() if generation is None else generation
+    return context.readmodels.at(target).projected_version(match_id)
+
+
 def _publish_to(
-    context: ProjectorContext, projection: FoldedMatch, generation: int | None, *, replace_same_version: bool = False,
+    context: ProjectorContext, projection: FoldedMatch, generation: int | None, *, relist: bool = True,
+    replace_same_version: bool = False,
 ) -> None:
-    """Relist and write into ``generation`` only, or (None) into the live ones and the fold cache."""
+    """Write into ``generation`` only, or (None) into the live ones and the fold cache.
+
+    A failure that is not transient (see ``TRANSIENT``) is raised as :class:`UnpublishableError`.
+    """
+    try:
+        if generation is None:
+            publish_live(context.readmodels, projection, relist=relist, replace_same_version=replace_same_version)
+        else:
+            publish(context.readmodels, projection, relist=relist, replace_same_version=replace_same_version,
+                    generation=generation, clear_mark=False)
+    except TRANSIENT:
+        raise
+    except Exception as error:  # noqa: BLE001 - the fold succeeded: whatever failed, writing it did
+        raise UnpublishableError(projection.match_id, projection.version, error) from error
     if generation is None:
-        publish_live(context.readmodels, projection, relist=True, replace_same_version=replace_same_version)
         context.cache.put(projection)
-    else:
-        publish(context.readmodels, projection, relist=True, replace_same_version=replace_same_version,
-                generation=generation, clear_mark=False)
 
 
 def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:

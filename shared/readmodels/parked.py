@@ -13,6 +13,12 @@ would only fill the logs and RQ's failed registry, so the job parks the match in
 - the projector's ``unpark(match_id)`` retries it at once, e.g. once code that reads the event is deployed
   (it is parked again if the event still cannot be folded).
 
+A match whose events all fold but whose read models cannot be written (a player id no key
+may hold, a view that cannot be computed) would fail every job the same way too, and stop
+every rebuild: it is parked as well (see ``catching_up.UnpublishableError``). Its record's
+version is then the last event folded, the one its views could not be brought to, and its
+error starts with "read models cannot be written". Its views are left as they were.
+
 Only deterministic failures park a match: a Redis error, an OS error or RQ's own stop and
 timeout signals are transient, and are raised as before (the mark makes sure it is redone).
 """

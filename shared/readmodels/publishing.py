@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from shared import keys
 from shared.fold import FoldedMatch
+from shared.identity import validate_player_id
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.served import ReadModels
 
@@ -48,6 +50,7 @@ def _write(
 ) -> bool:
     """``publish`` with the read models already computed and the generation resolved."""
     match_id, created_at = projection.match_id, projection.created_at or 0
+    _check_ids(match_id, models)
     for result in models.results:
         readmodels.record_result(
             match_id, result.player_id, result.name, result.won,
@@ -63,3 +66,15 @@ def _write(
     if relist:
         readmodels.settle_lobby(match_id, created_at, generation=generation)
     return wrote
+
+
+def _check_ids(match_id: str, models: MatchReadModels) -> None:
+    """Every id the writes put into a key, checked before the first write.
+
+    A match seating a player whose id no key may hold is refused whole: were it checked
+    key by key, the results of the players before that one would be counted already.
+    """
+    keys.validate_match_id(match_id)
+    seated = [seat["id"] for seat in models.summary["players"].values() if seat]
+    for player_id in [*(result.player_id for result in models.results), *seated]:
+        validate_player_id(player_id)

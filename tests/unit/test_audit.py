@@ -118,3 +118,19 @@ def test_impossible_deals_creations_and_seeds_are_findings_not_crashes(event_typ
     events[i] = dataclasses.replace(events[i], data=change(dict(events[i].data)))
     finding = first(rechain(events))
     assert finding.version == i + 1
+
+
+@pytest.mark.parametrize(("event_type", "change"), [
+    ("match_created", lambda d: {**d, "match_id": "another-match"}),
+    ("match_created", lambda d: {**d, "creator_id": "bad:id}"}),
+    ("match_created", lambda d: {**d, "creator_name": "<img src=x onerror=alert(1)>\u202eBot"}),
+    ("player_joined", lambda d: {**d, "player_id": "bad:id}"}),
+    ("player_joined", lambda d: {**d, "player_name": "[bold]bob\x1b[2J"}),
+    ("player_joined", lambda d: {**d, "player_name": ""}),
+], ids=["another match", "creator id", "creator name", "joiner id", "joiner name", "empty name"])
+def test_a_player_or_match_the_api_would_refuse_is_an_identity_finding(event_type, change):
+    events = recorded()
+    i = index_of(events, event_type)
+    events[i] = dataclasses.replace(events[i], data=change(dict(events[i].data)))
+    finding = first(rechain(events))
+    assert (finding.version, finding.check) == (i + 1, "identity")

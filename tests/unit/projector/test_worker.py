@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fakeredis
+import redis
 from rq import SimpleWorker
 
 from services.projector.worker import build_worker
@@ -11,6 +12,7 @@ from shared.eventstore import NewEvent, RedisEventStore
 from shared.queues import CATCH_UP_JOB, FAILURE_TTL_SECONDS, JOB_TIMEOUT_SECONDS, catch_up_queue, enqueue_catch_up
 from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, fresh_views
+from shared.readmodels.parked import ParkedMatches
 from tests.projector_support import store_matches
 
 
@@ -66,8 +68,15 @@ def test_a_failing_match_neither_stops_the_sweep_nor_loses_its_mark(
     assert readmodels.projected_version("m0") and readmodels.projected_version("m1")
 
 
+class UnreachableReadModels(ReadModels):
+    """Read models whose Redis fails to write any view (a transient failure: the match is not to blame)."""
+
+    def write_match(self, *args, **kwargs) -> bool:
+        raise redis.ConnectionError("views cannot be written")
+
+
 class UnwritableReadModels(ReadModels):
-    """Read models that fail to write any view (a bug in the projector, not in the events)."""
+    """Read models that refuse to write any view, and would refuse again on a retry."""
 
     def write_match(self, *args, **kwargs) -> bool:
         raise ValueError("views cannot be written")
@@ -77,11 +86,26 @@ def test_a_failed_job_is_kept_to_be_inspected(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
 ) -> None:
     (match_id,) = store_matches(store, 1)
-    process_context.readmodels = UnwritableReadModels(fake_redis)
+    process_context.readmodels = UnreachableReadModels(fake_redis)
     queue = catch_up_queue(fake_redis, "projector")
     job = enqueue_catch_up(queue, match_id)
     SimpleWorker([queue], connection=fake_redis).work(burst=True)
     assert job.id in queue.failed_job_registry.get_job_ids()
+    assert ParkedMatches(fake_redis).get(match_id) is None
+
+
+def test_a_job_whose_views_cannot_be_written_parks_its_match(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
+) -> None:
+    (match_id,) = store_matches(store, 1)
+    process_context.readmodels = UnwritableReadModels(fake_redis)
+    queue = catch_up_queue(fake_redis, "projector")
+    job = enqueue_catch_up(queue, match_id)
+    SimpleWorker([queue], connection=fake_redis).work(burst=True)
+    assert job.id not in queue.failed_job_registry.get_job_ids()
+    parked = ParkedMatches(fake_redis).get(match_id)
+    assert parked is not None and "ValueError: views cannot be written" in parked.error
+    assert list(store.unprojected()) == [match_id]  # its events are not projected, and the lag says so
 
 
 def test_the_worker_sweeps_on_its_period_and_wakes_up_in_time_for_it(
