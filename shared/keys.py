@@ -24,7 +24,8 @@ from functools import cache
 from redis.crc import key_slot
 
 PREFIX = "truc"
-_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"  # match and player ids: safe in a key, a URL and a command line
+_MATCH_ID = re.compile(ID_PATTERN)
 
 
 class InvalidMatchIdError(ValueError):

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from shared.identity import NAME_PATTERN, NAME_RULE
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
-NAME = validate.Regexp(r"^[A-Za-z0-9 _-]{1,32}$", error="1-32 letters, digits, spaces, '_' or '-'.")
+NAME = validate.Regexp(rf"\A{NAME_PATTERN}\Z", error=NAME_RULE)  # the rule imports are held to, too
 
 
 class PlayerCreateSchema(Schema):

@@ -5,6 +5,8 @@ from flask_smorest import Api, Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import BaseConverter
 
+from shared.keys import ID_PATTERN
+
 from .schemas import ErrorSchema
 
 
@@ -25,7 +27,7 @@ class DocumentedApi(Api):
 class IdConverter(BaseConverter):
     """Match and player ids in paths: anything else is simply not found (404), never a key."""
 
-    regex = r"[A-Za-z0-9_-]{1,64}"
+    regex = ID_PATTERN
 
 
 def id_param_schema(converter: BaseConverter) -> dict:
