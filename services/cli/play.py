@@ -161,39 +161,52 @@ def _keys(inbox: queue.Queue, fd: int) -> None:
     inbox.put(("key", "\x04"))  # end of input: as if the player quit
 
 
-def _join(client: TrucClient, match_id: str) -> dict[str, Any]:
-    """Take seat B, or come back to a match one already sits in."""
+def _join(client: TrucClient, console: Console, match_id: str) -> dict[str, Any]:
+    """Take seat B once the player said yes (and yes to a custom match's terms), or come back
+    to a match one already sits in. A link never seats anyone by itself."""
+    seen = client.view(match_id)
+    if seen.get("you"):
+        return seen
+    creator = (seen.get("players") or {}).get("A") or {}
+    console.print(f"{markup_text(creator.get('name', 'Someone'))} invites you to a match to "
+                  f"{markup_text(seen.get('rules', {}).get('target', '?'))}.")
+    if not click.confirm("Join it?", default=True):
+        raise click.Abort()
     try:
         return client.join(match_id)
     except ApiError as error:
-        if error.code != "ALREADY_SEATED":
+        if error.code == "ALREADY_SEATED":
+            return client.view(match_id)
+        if error.code != "CUSTOM_TERMS":
             raise
-        return client.view(match_id)
+        console.print(markup_text(error.message))  # the server's sentence: what the creator chose
+        if not click.confirm("Accept these terms and join?", default=False):
+            raise click.Abort() from None
+    return client.join(match_id, accept_custom=True)
 
 
 @click.command()
 @click.option("--name", required=True, help="Your player name (registered on first use; the token is kept "
                                             "under DATA_DIR/players).")
 @click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
-@click.option("--join", "join_id", help="Join a match a friend created (or come back to one of yours).")
+@click.option("--join", "join_id", help="Join a match a friend created (asks first; or come back to one of yours).")
 @click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
 def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> None:
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
     config = Config.from_env()
     client = TrucClient(url or f"http://{config.host}:{config.port}")
-    with _keyboard() as keyboard, contextlib.suppress(KeyboardInterrupt):
-        _session(client, config, name, against_bot, join_id, keyboard)
-
-
-def _session(client: TrucClient, config: Config, name: str, against_bot: bool, join_id: str | None,
-             keyboard: int) -> None:
     console = Console(highlight=False)
     try:
         _player(client, config, name)
         options = {"opponent": "bot"} if against_bot else {}
-        view = _join(client, join_id) if join_id else client.create_match(**options)
+        view = _join(client, console, join_id) if join_id else client.create_match(**options)
     except ApiError as error:
         raise click.ClickException(printable(error.message)) from None
+    with _keyboard() as keyboard, contextlib.suppress(KeyboardInterrupt):
+        _session(client, console, view, keyboard)
+
+
+def _session(client: TrucClient, console: Console, view: dict[str, Any], keyboard: int) -> None:
     inbox: queue.Queue = queue.Queue()
     threading.Thread(target=_feed, args=(inbox, client, view["id"]), daemon=True).start()
     threading.Thread(target=_keys, args=(inbox, keyboard), daemon=True).start()
