@@ -1,27 +1,22 @@
-"""Every Redis key of the project is built here, and nowhere else.
+"""Every Redis key of the project is built here, and nowhere else: ``truc:{<tag>}:<what>``.
 
-Scheme: ``truc:{<tag>}:<what>``.
+- ``truc:`` namespaces the project: it can share a Redis, and ``SCAN MATCH truc:*`` sees
+  no foreign key.
+- ``{m:<match_id>}`` is a Redis Cluster *hash tag*: every key of one match lives in one
+  slot, so a script or MULTI on one match runs unchanged on a cluster. Nothing ever
+  touches two matches in one script or transaction.
 
-- ``truc:`` namespaces the project, so it can share a Redis with other things and
-  a ``SCAN MATCH truc:*`` never sees foreign keys.
-- ``{m:<match_id>}`` is a Redis Cluster *hash tag*: only the part between the
-  braces is hashed, so every key of one match lives in the same slot. A Lua
-  script or a MULTI that touches the keys of one match therefore runs unchanged
-  on a cluster. Nothing ever touches two matches in one script or transaction.
-- ``<what>`` names the key inside the match: ``events`` (the stream, the only
-  source of truth) and ``unprojected`` (a mark holding the version of the latest
-  append, cleared by the projector once it has caught up).
-
-Match ids come from outside (URLs, job arguments), so they are validated: an id
-may never smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
+Ids come from outside (URLs, job arguments), so they are validated: an id may never
+smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from redis.crc import key_slot
+
+from shared.slots import SLOTS, slot_tag
 
 PREFIX = "truc"
 ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"  # match and player ids: safe in a key, a URL and a command line
@@ -66,38 +61,21 @@ def match_unprojected(match_id: str) -> str:
     return _match_key(match_id, "unprojected")
 
 
-# The unprojected matches, countable without scanning the keyspace: one set on one server;
-# on a Redis Cluster one set per slot, named with a hash tag of that slot, so the scripts
-# that set or clear a match's mark update the set of its own slot in the same atomic step.
+# The marked matches, countable without a keyspace scan: one set on one server, one per slot
+# on a cluster (tagged for that slot), so the scripts that set or clear a mark keep it too.
 UNPROJECTED_INDEX = f"{PREFIX}:unprojected"
-SLOTS = 16384
 
 
 def unprojected_index(match_id: str, per_slot: bool) -> str:
     """The set that lists ``match_id`` while it carries its mark (``per_slot``: on a cluster)."""
-    if not per_slot:
-        return UNPROJECTED_INDEX
-    return _slot_index(key_slot(f"m:{validate_match_id(match_id)}".encode()))
+    slot = key_slot(f"m:{validate_match_id(match_id)}".encode())
+    return f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" if per_slot else UNPROJECTED_INDEX
 
 
 def unprojected_indexes(per_slot: bool) -> list[str]:
     """Every set :func:`unprojected_index` may name."""
-    return [_slot_index(slot) for slot in range(SLOTS)] if per_slot else [UNPROJECTED_INDEX]
-
-
-def _slot_index(slot: int) -> str:
-    return f"{PREFIX}:{{{_slot_tags()[slot]}}}:unprojected"
-
-
-@cache
-def _slot_tags() -> list[str]:
-    """A short hash tag for each cluster slot (found once, ~0.1 s): ``s<n>`` hashes to it."""
-    tags: dict[int, str] = {}
-    n = 0
-    while len(tags) < SLOTS:
-        tags.setdefault(key_slot(f"s{n}".encode()), f"s{n}")
-        n += 1
-    return [tags[slot] for slot in range(SLOTS)]
+    return [f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" for slot in range(SLOTS)] if per_slot \
+        else [UNPROJECTED_INDEX]
 
 
 def match_tokens(match_id: str) -> str:
@@ -111,11 +89,8 @@ def match_refusals(match_id: str) -> str:
 
 
 def match_catch_up(match_id: str) -> str:
-    """Set by an append that asked the projector for a catch-up; cleared by any read of the stream.
-
-    While it is set, a catch-up job is queued that has not read the stream yet, so a
-    further append needs no job of its own (see ``RedisEventStore.append_events``).
-    """
+    """Set by an append that asked for a catch-up, cleared by any read of the stream: while set,
+    a queued catch-up will fold further appends too (see ``RedisEventStore.append_events``)."""
     return _match_key(match_id, "catchup")
 
 
@@ -150,25 +125,17 @@ def match_id_from_key(key: str | bytes) -> str:
 
 
 # --- Read models (written by the projector, read by the API) -------------------------
-#
-# A match's views live in its own slot ({m:<id>}), beside its stream and mark, so one
-# script can write the views and clear the mark together. A player's scoreboard keys
-# share the player's hash tag ({p:<id>}). The lobby and scoreboard indexes are global
-# keys on purpose: they are only ever written by single commands, never in a script.
-#
-# Generations: every read-model key belongs to one generation, so a rebuild can fill a
-# new generation beside the one being served and then switch reads over in one step.
-# Generation N >= 1 appends ``:g<N>`` to the key; generation 0 keeps the plain names, so
-# read models written before generations existed are generation 0 and need no migration.
-# ``READ_MODELS`` (a hash, see shared/readmodels/generations.py) says which generation reads
-# use. Streams, marks and players are not read models: they have no generation.
+# A match's views live in its own slot, beside its stream and mark (one script writes the
+# views and clears the mark); a player's scoreboard keys share the player's tag. The lobby
+# and ranking indexes are global, written by single commands only. Every read-model key
+# belongs to a generation (see shared/readmodels/generations.py): N >= 1 appends ``:g<N>``,
+# generation 0 keeps the plain names. Streams, marks and players have no generation.
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
-# Matches the projector parked on an event it cannot fold (a hash: match id -> JSON record,
-# see services/projector/poison.py). Not per generation: the poison is in the stream, which
-# every generation folds. A global key written by single commands only.
+# Matches the projector parked (a hash: match id -> JSON record, see
+# shared/readmodels/parked.py); not per generation: every generation folds the same stream.
 PARKED = f"{PREFIX}:parked"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
@@ -265,7 +232,7 @@ def player_id_from_key(key: str | bytes) -> str:
     return _id_from_key(key, "p")
 
 
-# --- Catch-up lanes (on the queue's Redis, beside RQ's keys; see services/projector/lanes.py)
+# --- Catch-up lanes (on the queue's Redis, beside RQ's keys; see shared/catchup.py)
 
 
 def lane_pending(queue_name: str, lane: int) -> str:

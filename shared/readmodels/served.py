@@ -105,8 +105,11 @@ class ReadModels:
         return self._served().player_row(player_id)
 
     def lag(self, store: EventStore) -> int:
-        """Events appended but not yet projected, over the matches carrying the mark."""
-        return self._served().lag(store)
+        """Events appended but not yet projected, over the marked matches the store's index lists."""
+        served = self._served()
+        marked = list(store.unprojected_listed())  # the index: their number bounds the work
+        return sum(max(0, store.version(match_id) - projected)
+                   for match_id, projected in zip(marked, served.projected_versions(marked)))
 
     # --- writes (the projector's; ``generation`` None: the one reads use) ------
 

@@ -29,7 +29,6 @@ import orjson
 from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore.lua import Script
-from shared.eventstore.port import EventStore
 from shared.readmodels.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")
@@ -243,12 +242,3 @@ class GenerationModels:
         return self._scoreboard.player_row(player_id)
 
     # --- health ------------------------------------------------------------------
-
-    def lag(self, store: EventStore) -> int:
-        """Events appended but not yet projected, over the marked matches the index lists
-        (their number, not the keyspace's size, bounds the work)."""
-        marked = list(store.unprojected_listed())
-        return sum(
-            max(0, store.version(match_id) - projected)
-            for match_id, projected in zip(marked, self.projected_versions(marked))
-        )

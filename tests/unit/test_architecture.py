@@ -136,3 +136,20 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 
 def test_the_circle_finder_finds_a_circle() -> None:
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+MAX_MODULE_LINES, MAX_FUNCTION_LINES = 250, 40
+
+
+def test_modules_and_functions_stay_small() -> None:
+    too_long = []
+    for module, path in MODULES.items():
+        source = path.read_text()
+        if len(source.splitlines()) > MAX_MODULE_LINES:
+            too_long.append((module, len(source.splitlines())))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append((f"{module}.{node.name}", length))
+    assert too_long == []
