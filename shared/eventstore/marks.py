@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
+from shared.eventstore.port import EventStore
+
 
 @runtime_checkable
 class ProjectionMarks(Protocol):
@@ -35,3 +37,8 @@ class ProjectionMarks(Protocol):
         event appended while the projector was folding is never forgotten.
         """
         ...
+
+
+@runtime_checkable
+class MarkedEventStore(EventStore, ProjectionMarks, Protocol):
+    """An event store with its marks: what the projector and the health check read."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
+from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream
 from shared.keys import validate_match_id
@@ -56,7 +57,7 @@ class UnpublishableError(Exception):
 class ProjectorContext:
     """What a job works with: the event store, the read models and the fold cache."""
 
-    store: EventStore
+    store: MarkedEventStore
     readmodels: ReadModels
     cache: FoldCache = field(default_factory=FoldCache)
     page_size: int = PAGE_SIZE

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared import keys
-from shared.eventstore.port import EventStore
+from shared.eventstore.marks import MarkedEventStore
 from shared.readmodels.changes import ViewChanges
 from shared.readmodels.generations import Pointer, current_generation, read_pointer
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
@@ -104,7 +104,7 @@ class ReadModels:
         """One player's scoreboard row; None if none of their matches has finished."""
         return self._served().player_row(player_id)
 
-    def lag(self, store: EventStore) -> int:
+    def lag(self, store: MarkedEventStore) -> int:
         """Events appended but not yet projected, over the marked matches the store's index lists."""
         served = self._served()
         marked = list(store.unprojected_listed())  # the index: their number bounds the work
