@@ -39,7 +39,7 @@ class LongMatch:
         created, _ = self.http.expect(201, "POST", "/matches", body=body, token=self.tokens["A"])
         self.match_id = created["id"]
         joined, _ = self.http.expect(200, "POST", f"/matches/{self.match_id}/join",
-                                       {"accept_custom": True}, token=self.tokens["B"])
+                                       body={"accept_custom": True}, token=self.tokens["B"])
         self.version = joined["version"]
 
     def _act(self, seat: str, action: str) -> tuple[dict[str, Any], float]:

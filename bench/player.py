@@ -116,7 +116,7 @@ class MatchPlayer:
         self.record("create", elapsed)
         self.match_id = created["id"]
         joined, elapsed = self.http.expect(200, "POST", f"/matches/{self.match_id}/join",
-                                          {"accept_custom": True}, token=self.tokens[Seat.B])
+                                          body={"accept_custom": True}, token=self.tokens[Seat.B])
         self.record("join", elapsed)
         self.state = _created_and_joined(self.match_id, decks)[0]
         self.version = joined["version"]
