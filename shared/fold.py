@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from shared.codec import decode
 from shared.eventstore.port import EventStore, StoredEvent
-from shared.rules import INITIAL, MatchState, Status, evolve
+from shared.rules import INITIAL, MatchState, Status, clocked, evolve
 from shared.rules.events import RoundWon
 from shared.rules.state import copy_with, with_seat
 
@@ -28,7 +28,10 @@ class GapError(ValueError):
 
 @dataclass(frozen=True)
 class FoldedMatch:
-    """A match folded up to ``version``: the rules state and what only the stream knows."""
+    """A match folded up to ``version``: the rules state and what only the stream knows.
+
+    ``state`` carries the clock: ``state.at`` is ``at``, the time of the latest event.
+    """
 
     match_id: str
     version: int = 0
@@ -67,6 +70,7 @@ def fold(folded: FoldedMatch, stored: Iterable[StoredEvent]) -> FoldedMatch:
             created_at = record.at
     if version == folded.version:
         return folded
+    state = clocked(state, at)  # the clock runs from the latest event (R28): once, for the last
     return copy_with(folded, version=version, state=state, created_at=created_at, at=at,
                      rounds_won=rounds_won, points_won=points_won)
 

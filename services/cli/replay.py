@@ -165,7 +165,14 @@ def _match_won(moment: Moment, reveal: bool) -> str:
     state = moment.after
     seed = f" · seed {markup_text(state.seed)}" if state.seed else ""
     won = f"[bold green]Match won by {state.winner.value}[/bold green]"
-    return f"{won} {state.scores[0]}–{state.scores[1]}{seed}"
+    reason = moment.event.reason.value
+    why = "" if reason == "score" else f" ({reason})"
+    return f"{won} {state.scores[0]}–{state.scores[1]}{why}{seed}"
+
+
+def _cancelled(moment: Moment, reveal: bool) -> str:
+    why = "by its creator" if moment.event.reason.value == "creator" else "nobody joined in time"
+    return f"[yellow]Match cancelled[/yellow]: {why}"
 
 
 def _says(words: str) -> Describer:
@@ -193,6 +200,8 @@ DESCRIBERS: dict[type[ev.Event], Describer] = {
     ev.RoundWon: _round_won,
     ev.RoundVoid: lambda moment, reveal: "  [yellow]round void[/yellow]: three spoiled tricks",
     ev.MatchWon: _match_won,
+    ev.TurnTimedOut: _says("lets the clock run out"),
+    ev.MatchCancelled: _cancelled,
 }
 
 

@@ -14,7 +14,7 @@ from dataclasses import MISSING, fields
 from functools import cache
 from typing import Any
 
-from shared.rules import Event, RoundEnd, Rules, Seat
+from shared.rules import CancelReason, Event, RoundEnd, Rules, Seat, WinReason
 from shared.rules.events import Hands
 
 
@@ -25,6 +25,8 @@ class Doubt(Exception):
 FAST_ERRORS = (Doubt, KeyError, TypeError, ValueError, AttributeError)
 _SEAT_BY_VALUE = {seat.value: seat for seat in Seat}
 _END_BY_VALUE = {end.value: end for end in RoundEnd}
+_WIN_BY_VALUE = {reason.value: reason for reason in WinReason}
+_CANCEL_BY_VALUE = {reason.value: reason for reason in CancelReason}
 
 
 def _only(*kinds: type) -> Callable[[Any], Any]:
@@ -69,6 +71,8 @@ _READ: dict[Any, Callable[[Any], Any]] = {
     bool: _only(bool),
     Seat: _SEAT_BY_VALUE.__getitem__,
     RoundEnd: _END_BY_VALUE.__getitem__,
+    WinReason: _WIN_BY_VALUE.__getitem__,
+    CancelReason: _CANCEL_BY_VALUE.__getitem__,
     Rules: _read_rules,
     tuple[int, int]: _read_pair(_READ_INT),
     Hands: _read_pair(_read_cards),
@@ -115,6 +119,8 @@ _WRITE: dict[Any, Callable[[Any], Any]] = {
     **{hint: _READ[hint] for hint in (str, str | None, int, bool)},  # these are stored as they are
     Seat: _write_enum(Seat),
     RoundEnd: _write_enum(RoundEnd),
+    WinReason: _write_enum(WinReason),
+    CancelReason: _write_enum(CancelReason),
     Rules: _write_rules,
     tuple[int, int]: _write_pair(_READ_INT),
     Hands: _write_pair(_write_cards),

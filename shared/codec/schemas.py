@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, post_load
 from marshmallow import fields as mf
 
-from shared.rules import Event, RoundEnd, Rules, Seat
+from shared.rules import CancelReason, Event, RoundEnd, Rules, Seat, WinReason
 from shared.rules.events import Hands
 
 
@@ -61,6 +61,8 @@ _FIELD_FOR: dict[Any, Callable[[], mf.Field]] = {
     bool: mf.Boolean,
     Seat: lambda: mf.Enum(Seat, by_value=True),
     RoundEnd: lambda: mf.Enum(RoundEnd, by_value=True),
+    WinReason: lambda: mf.Enum(WinReason, by_value=True),
+    CancelReason: lambda: mf.Enum(CancelReason, by_value=True),
     Rules: _RulesField,
     tuple[int, int]: lambda: _SeatPair(mf.Integer(strict=True)),
     Hands: lambda: _SeatPair(_cards()),

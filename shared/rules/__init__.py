@@ -4,6 +4,11 @@
 ``evolve(state, event) -> state`` folds facts; ``replay(events)`` is that fold;
 ``legal_actions(state, seat)`` lists what ``decide`` accepts; ``visibility`` decides what
 one seat may see: ``view(state, seat)`` of the match, ``shown(event, ...)`` of each fact.
+
+Time is an input (R28-R32): ``clocked(state, at_ms)`` gives a state the time of its latest
+event (``shared.fold`` does it for every reader); ``owes(state)`` and ``deadline(state)``
+say who must decide by when; the service decides ``TimeOut(seat, now_ms)`` and
+``ExpireLobby(now_ms, lobby_seconds)`` like any command.
 """
 from .cards import (
     DECK,
@@ -16,11 +21,14 @@ from .cards import (
     shuffled_deck,
     strength,
 )
+from .clock import clocked, deadline, default_decision, iso_utc, lobby_deadline, owes
 from .commands import (
     ACTIONS,
     Accept,
+    Cancel,
     CreateMatch,
     DeclareRemainder,
+    ExpireLobby,
     Fold,
     JoinMatch,
     PlayCard,
@@ -28,6 +36,8 @@ from .commands import (
     ProposeRedeal,
     Raise,
     Reject,
+    Resign,
+    TimeOut,
     command_for,
 )
 from .decide import Command, decide
@@ -35,16 +45,29 @@ from .errors import RuleCode, RuleError, SetupError
 from .events import EVENT_TYPES, Event
 from .evolve import evolve, replay
 from .legal import legal_actions
-from .state import INITIAL, SEATS, MatchState, QuestionKind, RoundEnd, Seat, Status
+from .state import (
+    INITIAL,
+    SEATS,
+    CancelReason,
+    Ending,
+    MatchState,
+    QuestionKind,
+    RoundEnd,
+    Seat,
+    Status,
+    WinReason,
+)
 from .variants import InvalidRulesError, RaiseLadder, RedealProposer, RemainderReject, Rules
 from .visibility import replay_view, shown, shown_events, view
 
 __all__ = [
-    "ACTIONS", "DECK", "EVENT_TYPES", "INITIAL", "RANKS", "SEATS", "SUITS", "Accept", "Command",
-    "CreateMatch", "DeclareRemainder", "Event", "Fold", "InvalidCardError", "InvalidDeckError",
-    "InvalidRulesError", "JoinMatch", "MatchState", "PlayCard", "PlayerAction", "ProposeRedeal",
-    "QuestionKind", "Raise", "RaiseLadder", "RedealProposer", "Reject", "RemainderReject",
-    "RoundEnd", "RuleCode", "RuleError", "Rules", "Seat", "SetupError", "Status", "command_for",
-    "decide", "evolve", "legal_actions", "parse_card", "parse_deck", "replay", "replay_view", "shown",
-    "shown_events", "shuffled_deck", "strength", "view",
+    "ACTIONS", "DECK", "EVENT_TYPES", "INITIAL", "RANKS", "SEATS", "SUITS", "Accept", "Cancel",
+    "CancelReason", "Command", "CreateMatch", "DeclareRemainder", "Ending", "Event", "ExpireLobby",
+    "Fold", "InvalidCardError", "InvalidDeckError", "InvalidRulesError", "JoinMatch", "MatchState",
+    "PlayCard", "PlayerAction", "ProposeRedeal", "QuestionKind", "Raise", "RaiseLadder",
+    "RedealProposer", "Reject", "RemainderReject", "Resign", "RoundEnd", "RuleCode", "RuleError",
+    "Rules", "Seat", "SetupError", "Status", "TimeOut", "WinReason", "clocked", "command_for",
+    "deadline", "decide", "default_decision", "evolve", "iso_utc", "legal_actions", "lobby_deadline",
+    "owes", "parse_card", "parse_deck", "replay", "replay_view", "shown", "shown_events",
+    "shuffled_deck", "strength", "view",
 ]

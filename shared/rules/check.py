@@ -1,32 +1,47 @@
-"""Is this action legal now? One answer, used by both ``decide`` and ``legal_actions``."""
+"""Is this action legal now? One answer, used by both ``decide`` and ``legal_actions``.
+
+The service's own commands (a timeout, a lobby expiry) are checked here too, so that
+``decide`` refuses whatever it refuses in one place.
+"""
 from __future__ import annotations
 
+from .clock import deadline, lobby_deadline, owes
 from .commands import (
     Accept,
+    Cancel,
     DeclareRemainder,
+    ExpireLobby,
     Fold,
     PlayCard,
     PlayerAction,
     ProposeRedeal,
     Raise,
     Reject,
+    Resign,
+    TimeOut,
 )
 from .errors import RuleCode, RuleError
-from .state import MatchState, QuestionKind, RoundState, Status
+from .state import MatchState, QuestionKind, RoundState, Seat, Status
 from .variants import RedealProposer
 
 _REQUESTS = (Raise, DeclareRemainder)
+Checked = PlayerAction | TimeOut | ExpireLobby
 
 
-def refusal(state: MatchState, command: PlayerAction) -> RuleError | None:
-    """The R27 refusal for ``command``, the first in the table's order; None if it is legal."""
-    if state.status is Status.FINISHED:
-        return RuleError(RuleCode.MATCH_OVER, "The match is over: no more actions.")
+def refusal(state: MatchState, command: Checked) -> RuleError | None:
+    """The refusal for ``command``, the first in R27's order (section 12's codes for resign,
+    cancel and the service's commands); None if it is legal."""
+    if state.status.over:
+        return _over(state)
+    if isinstance(command, (Cancel, ExpireLobby)):
+        return _lobby_refusal(state, command)
     if state.status is not Status.PLAYING or state.round is None:
         return RuleError(RuleCode.NOT_STARTED, "The match has not started: it waits for a second player.")
+    if isinstance(command, TimeOut):
+        return _timeout_refusal(state, command)
     rnd = state.round
-    if isinstance(command, Fold):
-        return None  # R19: at any moment of a round
+    if isinstance(command, (Fold, Resign)):
+        return None  # R19, R31: at any moment of a round, question pending or not
     if _is_answer(rnd, command):
         return _answer_refusal(rnd, command)
     if rnd.pending is not None:
@@ -88,4 +103,33 @@ def _request_refusal(state: MatchState, command: PlayerAction) -> RuleError | No
         return RuleError(
             RuleCode.NOT_ENTITLED, "Your request was the last one accepted: the next must come from your opponent."
         )
+    return None
+
+
+def _over(state: MatchState) -> RuleError:
+    if state.status is Status.CANCELLED:
+        return RuleError(RuleCode.MATCH_OVER, "The match was cancelled: no more actions.")
+    return RuleError(RuleCode.MATCH_OVER, "The match is over: no more actions.")
+
+
+def _lobby_refusal(state: MatchState, command: Cancel | ExpireLobby) -> RuleError | None:
+    """R32: only a waiting match is cancelled, by its creator or once its wait expired."""
+    if state.status is Status.PLAYING:
+        return RuleError(RuleCode.MATCH_STARTED, "The second player has joined: the match can no longer be cancelled.")
+    if state.status is not Status.WAITING or (isinstance(command, Cancel) and command.seat is not Seat.A):
+        return RuleError(RuleCode.NOT_STARTED, "Only the creator of a waiting match may cancel it.")
+    if isinstance(command, ExpireLobby):
+        due = lobby_deadline(state, command.lobby_seconds)
+        if due is None or command.now_ms < due:
+            return RuleError(RuleCode.NOT_DUE, "The match has not waited its full time in the lobby yet.")
+    return None
+
+
+def _timeout_refusal(state: MatchState, command: TimeOut) -> RuleError | None:
+    """R29: a timeout is due once the deadline of the seat that owes has passed."""
+    if owes(state) is not command.seat:
+        return RuleError(RuleCode.NOT_DUE, f"{command.seat.value} owes no decision now: nothing to time out.")
+    due = deadline(state)
+    if due is None or command.now_ms < due:
+        return RuleError(RuleCode.NOT_DUE, f"{command.seat.value}'s deadline has not passed yet.")
     return None

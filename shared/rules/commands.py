@@ -1,4 +1,4 @@
-"""Commands: what a player (or the service, for seating) asks the engine to do."""
+"""Commands: what a player, or the service (seating, the clock, the lobby), asks the engine to do."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,7 +28,7 @@ class JoinMatch:
 
 @dataclass(frozen=True)
 class PlayerAction:
-    """Base of the seven player actions; ``action`` is its name in the HTTP API."""
+    """Base of the player actions; ``action`` is its name in the HTTP API."""
 
     seat: Seat
     action: ClassVar[str] = ""
@@ -77,9 +77,45 @@ class ProposeRedeal(PlayerAction):
     action: ClassVar[str] = "propose_redeal"
 
 
+@dataclass(frozen=True)
+class Resign(PlayerAction):
+    """R31: the opponent wins the match at once, scores as they stood."""
+
+    action: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True)
+class Cancel(PlayerAction):
+    """R32: the creator (seat A) closes the match while it waits for a second player."""
+
+    action: ClassVar[str] = "cancel"
+
+
 ACTIONS: dict[str, type[PlayerAction]] = {
-    kind.action: kind for kind in (PlayCard, Raise, DeclareRemainder, Accept, Reject, Fold, ProposeRedeal)
+    kind.action: kind
+    for kind in (PlayCard, Raise, DeclareRemainder, Accept, Reject, Fold, ProposeRedeal, Resign, Cancel)
 }
+
+
+@dataclass(frozen=True)
+class TimeOut:
+    """The service's clock (R29-R30): ``seat``'s deadline has passed at ``now_ms`` (epoch ms).
+
+    Refused (``NOT_DUE``) unless ``seat`` still owes the match's decision and its deadline
+    is at or before ``now_ms``: a move that landed first restarted the clock.
+    """
+
+    seat: Seat
+    now_ms: int
+
+
+@dataclass(frozen=True)
+class ExpireLobby:
+    """The service's lobby sweep (R32): cancel a match nobody joined within ``lobby_seconds``
+    of its creation, as of ``now_ms`` (epoch ms)."""
+
+    now_ms: int
+    lobby_seconds: int
 
 
 def command_for(seat: Seat, body: Mapping[str, Any]) -> PlayerAction:

@@ -9,10 +9,13 @@ from . import scoring
 from .cards import InvalidCardError, InvalidDeckError, parse_deck, split_deal
 from .chance import Chance, as_chance
 from .check import refusal
+from .clock import deadline, default_decision
 from .commands import (
     Accept,
+    Cancel,
     CreateMatch,
     DeclareRemainder,
+    ExpireLobby,
     Fold,
     JoinMatch,
     PlayCard,
@@ -20,19 +23,24 @@ from .commands import (
     ProposeRedeal,
     Raise,
     Reject,
+    Resign,
+    TimeOut,
 )
 from .errors import RuleCode, RuleError, SetupError
 from .evolve import evolve
-from .state import MatchState, QuestionKind, Seat, Status, with_seat
+from .state import CancelReason, MatchState, QuestionKind, Seat, Status, WinReason, with_seat
 
-Command = CreateMatch | JoinMatch | PlayerAction
+Command = CreateMatch | JoinMatch | PlayerAction | TimeOut | ExpireLobby
 
 
 def decide(state: MatchState, command: Command, chance: Chance | random.Random | None = None) -> list[ev.Event]:
     """The events ``command`` records, or a RuleError (nothing recorded).
 
-    ``chance`` is where any deal the command triggers (a new round beyond the match's
-    fixture decks) comes from, and a drawn first dealer; the engine draws nothing itself.
+    ``command`` is a player's action, the seating of a player, or one of the service's own:
+    ``TimeOut`` (R29-R30) and ``ExpireLobby`` (R32), decided against the clock the state
+    carries (see ``clock``). ``chance`` is where any deal the command triggers (a new round
+    beyond the match's fixture decks) comes from, and a drawn first dealer; the engine
+    draws nothing itself.
     """
     chance = as_chance(chance)
     if isinstance(command, CreateMatch):
@@ -70,6 +78,8 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
 def _join(state: MatchState, command: JoinMatch, chance: Chance | None) -> list[ev.Event]:
     if state.status is Status.NEW:
         raise RuleError(RuleCode.NO_MATCH, "There is no such match.")
+    if state.status is Status.CANCELLED:
+        raise RuleError(RuleCode.MATCH_OVER, "The match was cancelled: it can no longer be joined.")
     if state.seat_of(command.player_id) is not None:
         raise RuleError(RuleCode.ALREADY_SEATED, "You are already seated in this match.")
     if state.status is not Status.WAITING:
@@ -110,8 +120,13 @@ def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | 
         closing = ev.RoundWon(rnd.number, award.seat, award.points, award.reason, scores)
     leader = max((Seat.A, Seat.B), key=lambda seat: scores[seat.index])
     if scores[leader.index] >= state.rules.target:
-        return [closing, ev.MatchWon(leader, scores, chance.reveal() if chance else None)]
+        return [closing, _won(leader, scores, WinReason.SCORE, chance)]
     return [closing, _deal(evolve(state, closing), rnd.dealer.other, chance)]
+
+
+def _won(seat: Seat, scores: tuple[int, int], reason: WinReason, chance: Chance | None) -> ev.MatchWon:
+    """The match is over: ``seat`` won it, and the seed behind every deal is revealed."""
+    return ev.MatchWon(seat, scores, chance.reveal() if chance else None, reason)
 
 
 def _play(state: MatchState, command: PlayCard, chance: Chance | None) -> list[ev.Event]:
@@ -171,6 +186,29 @@ def _propose_redeal(state: MatchState, command: ProposeRedeal, chance: Chance | 
     return [ev.RedealProposed(command.seat)]
 
 
+def _resign(state: MatchState, command: Resign, chance: Chance | None) -> list[ev.Event]:
+    return [_won(command.seat.other, state.scores, WinReason.RESIGNED, chance)]  # R31: scores as they stood
+
+
+def _cancel(state: MatchState, command: Cancel, chance: Chance | None) -> list[ev.Event]:
+    return [ev.MatchCancelled(CancelReason.CREATOR)]
+
+
+def _expire(state: MatchState, command: ExpireLobby, chance: Chance | None) -> list[ev.Event]:
+    return [ev.MatchCancelled(CancelReason.EXPIRED)]
+
+
+def _time_out(state: MatchState, command: TimeOut, chance: Chance | None) -> list[ev.Event]:
+    """R29: the seat's default decision, with its ordinary consequences; R30: the second
+    timeout in a row, with no action of the seat's own between, loses the match."""
+    seat = command.seat
+    timed_out = ev.TurnTimedOut(seat, deadline(state))
+    if state.timeouts[seat.index]:
+        return [timed_out, _won(seat.other, state.scores, WinReason.ABANDONED, chance)]
+    default = default_decision(state, seat)
+    return [timed_out] + _ACTIONS[type(default)](evolve(state, timed_out), default, chance)
+
+
 _ACTIONS: dict[type, Callable[..., list[ev.Event]]] = {
     PlayCard: _play,
     Raise: _request,
@@ -179,4 +217,8 @@ _ACTIONS: dict[type, Callable[..., list[ev.Event]]] = {
     Reject: _reject,
     Fold: _fold,
     ProposeRedeal: _propose_redeal,
+    Resign: _resign,
+    Cancel: _cancel,
+    TimeOut: _time_out,
+    ExpireLobby: _expire,
 }

@@ -5,7 +5,8 @@ from enum import StrEnum
 
 
 class RuleCode(StrEnum):
-    """R27 codes in precedence order (the first that applies is the answer), then seating codes."""
+    """R27 codes in precedence order (the first that applies is the answer), then the codes of
+    section 12 (time, resignation, cancellation) and of seating."""
 
     MATCH_OVER = "MATCH_OVER"
     NOT_STARTED = "NOT_STARTED"
@@ -17,6 +18,9 @@ class RuleCode(StrEnum):
     REMAINDER_ROUND = "REMAINDER_ROUND"
     NOT_ENTITLED = "NOT_ENTITLED"
     CARD_NOT_IN_HAND = "CARD_NOT_IN_HAND"
+    # Section 12: a cancel once the second player joined; a timeout or lobby expiry not yet due.
+    MATCH_STARTED = "MATCH_STARTED"
+    NOT_DUE = "NOT_DUE"
     # Seating a player, outside R27's table.
     MATCH_FULL = "MATCH_FULL"
     ALREADY_SEATED = "ALREADY_SEATED"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .state import RoundEnd, Seat
+from .state import CancelReason, RoundEnd, Seat, WinReason
 from .variants import Rules
 
 Hands = tuple[tuple[str, ...], tuple[str, ...]]  # (A's cards, B's cards)
@@ -150,7 +150,26 @@ class MatchWon(Event):
     seat: Seat
     scores: tuple[int, int]
     seed: str | None = None  # the seed behind every shuffled deal, revealed at the end
+    reason: WinReason = WinReason.SCORE  # recorded since R30-R31; older events were all won on score
     type: ClassVar[str] = "match_won"
+
+
+@dataclass(frozen=True)
+class TurnTimedOut(Event):
+    """R29: ``seat`` owed a decision and let its deadline pass; its default decision follows
+    (or, the second time in a row, ``match_won`` for the opponent, R30)."""
+
+    seat: Seat
+    deadline: int  # epoch ms: the deadline that passed
+    type: ClassVar[str] = "turn_timed_out"
+
+
+@dataclass(frozen=True)
+class MatchCancelled(Event):
+    """R32: a waiting match closed, by its creator or because nobody joined in time."""
+
+    reason: CancelReason
+    type: ClassVar[str] = "match_cancelled"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -159,6 +178,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MatchCreated, PlayerJoined, RoundDealt, RedealProposed, RedealAccepted, RedealRejected,
         CardPlayed, TrickWon, TrickSpoiled, RaiseProposed, RaiseAccepted, RaiseRejected,
         RemainderDeclared, RemainderAccepted, RemainderRejected, Folded, RoundWon, RoundVoid,
-        MatchWon,
+        MatchWon, TurnTimedOut, MatchCancelled,
     )
 }

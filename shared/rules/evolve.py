@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterable
 from . import events as ev
 from .state import (
     INITIAL,
+    CancelReason,
+    Ending,
     MatchState,
     Player,
     Question,
@@ -114,7 +116,33 @@ def _round_over(state: MatchState, e: ev.RoundWon | ev.RoundVoid) -> MatchState:
 
 
 def _match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
-    return copy_with(state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed)
+    return copy_with(
+        state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed, ended_by=Ending(e.reason.value),
+    )
+
+
+def _match_cancelled(state: MatchState, e: ev.MatchCancelled) -> MatchState:
+    ended_by = Ending.CANCELLED if e.reason is CancelReason.CREATOR else Ending.EXPIRED
+    return copy_with(state, status=Status.CANCELLED, ended_by=ended_by)
+
+
+def _turn_timed_out(state: MatchState, e: ev.TurnTimedOut) -> MatchState:
+    # R30 counts it; the default decision that follows is the seat's, but not its own action.
+    timeouts = with_seat(state.timeouts, e.seat, state.timeouts[e.seat.index] + 1)
+    return copy_with(state, timeouts=timeouts, defaulting=e.seat)
+
+
+def _own(step: Callable) -> Callable:
+    """``step`` for an event recording an action of ``e.seat``'s own, which ends its run of
+    timeouts (R30), unless it is the default decision its timeout just made for it."""
+    def own_step(state: MatchState, e: ev.Event) -> MatchState:
+        state = step(state, e)
+        if state.defaulting is e.seat:
+            return copy_with(state, defaulting=None)
+        if state.timeouts[e.seat.index]:
+            return copy_with(state, timeouts=with_seat(state.timeouts, e.seat, 0))
+        return state
+    return own_step
 
 
 def _unchanged(state: MatchState, e: ev.Event) -> MatchState:
@@ -126,20 +154,22 @@ _STEPS: dict[type[ev.Event], Callable] = {
     ev.MatchCreated: _match_created,
     ev.PlayerJoined: _player_joined,
     ev.RoundDealt: _round_dealt,
-    ev.RedealProposed: _ask(QuestionKind.REDEAL, lambda s: s.round.value),
-    ev.RedealAccepted: _redeal_accepted,
-    ev.RedealRejected: _answer_closes,
-    ev.CardPlayed: _card_played,
+    ev.RedealProposed: _own(_ask(QuestionKind.REDEAL, lambda s: s.round.value)),
+    ev.RedealAccepted: _own(_redeal_accepted),
+    ev.RedealRejected: _own(_answer_closes),
+    ev.CardPlayed: _own(_card_played),
     ev.TrickWon: _trick_settled,
     ev.TrickSpoiled: _trick_settled,
-    ev.RaiseProposed: _ask(QuestionKind.RAISE, lambda s: s.rules.next_value(s.round.value)),
-    ev.RaiseAccepted: _raise_accepted,
-    ev.RaiseRejected: _unchanged,
-    ev.RemainderDeclared: _ask(QuestionKind.REMAINDER, lambda s: s.rules.target),
-    ev.RemainderAccepted: _remainder_accepted,
-    ev.RemainderRejected: _unchanged,
-    ev.Folded: _unchanged,
+    ev.RaiseProposed: _own(_ask(QuestionKind.RAISE, lambda s: s.rules.next_value(s.round.value))),
+    ev.RaiseAccepted: _own(_raise_accepted),
+    ev.RaiseRejected: _own(_unchanged),
+    ev.RemainderDeclared: _own(_ask(QuestionKind.REMAINDER, lambda s: s.rules.target)),
+    ev.RemainderAccepted: _own(_remainder_accepted),
+    ev.RemainderRejected: _own(_unchanged),
+    ev.Folded: _own(_unchanged),
     ev.RoundWon: _round_over,
     ev.RoundVoid: _round_over,
     ev.MatchWon: _match_won,
+    ev.TurnTimedOut: _turn_timed_out,
+    ev.MatchCancelled: _match_cancelled,
 }

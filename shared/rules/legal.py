@@ -4,6 +4,7 @@ from __future__ import annotations
 from .check import refusal
 from .commands import (
     Accept,
+    Cancel,
     DeclareRemainder,
     Fold,
     PlayCard,
@@ -11,10 +12,11 @@ from .commands import (
     ProposeRedeal,
     Raise,
     Reject,
+    Resign,
 )
 from .state import MatchState, Seat
 
-_OTHER_ACTIONS = (Raise, DeclareRemainder, Accept, Reject, Fold, ProposeRedeal)
+_OTHER_ACTIONS = (Raise, DeclareRemainder, Accept, Reject, Fold, ProposeRedeal, Resign, Cancel)
 
 
 def legal_actions(state: MatchState, seat: Seat) -> list[PlayerAction]:

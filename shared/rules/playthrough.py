@@ -1,55 +1,88 @@
-"""Random full matches through ``legal_actions``: for property tests and the benchmark."""
+"""Random full matches through ``legal_actions``: for property tests and the benchmark.
+
+A match is played against a clock of its own: every recorded batch of events is a second
+after the one before (well inside any ``turn_seconds``), unless the seat that owes lets
+its deadline pass and the service's ``TimeOut`` is decided at that deadline.
+"""
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
 from .chance import Chance, RandomChance
-from .commands import CreateMatch, DeclareRemainder, Fold, JoinMatch, PlayerAction
+from .clock import clocked, deadline, owes
+from .commands import CreateMatch, DeclareRemainder, Fold, JoinMatch, PlayerAction, Resign, TimeOut
 from .decide import decide
 from .events import Event
 from .evolve import evolve
 from .legal import legal_actions
-from .state import INITIAL, SEATS, MatchState, Status
+from .state import INITIAL, SEATS, MatchState
 from .variants import Rules
 
-Step = Callable[[MatchState, PlayerAction, list[Event], MatchState], None]
+Step = Callable[[MatchState, PlayerAction | TimeOut, list[Event], MatchState], None]
 
+START_MS = 1_700_000_000_000  # the match's creation time (epoch ms)
+STEP_MS = 1_000  # time between one move and the next
 
 _RARE = (Fold, DeclareRemainder)
 
 
-def random_action(state: MatchState, rng: random.Random, rare_weight: float = 0.04) -> PlayerAction:
-    """Any legal action of either seat; folds and remainders are rare so matches run several rounds."""
-    choices = [action for seat in SEATS for action in legal_actions(state, seat)]
-    weights = [rare_weight if isinstance(action, _RARE) else 1.0 for action in choices]
+def random_action(
+    state: MatchState, rng: random.Random, rare_weight: float = 0.04, resign_weight: float = 0.0,
+) -> PlayerAction:
+    """Any legal action of either seat; folds and remainders are rare so matches run several rounds.
+
+    Resignations are left out unless ``resign_weight`` gives them a weight (a resignation
+    ends the match, so a typical weight is far below ``rare_weight``).
+    """
+    choices = [
+        action for seat in SEATS for action in legal_actions(state, seat)
+        if resign_weight or not isinstance(action, Resign)
+    ]
+    weights = [_weight(action, rare_weight, resign_weight) for action in choices]
     return rng.choices(choices, weights)[0]
+
+
+def _weight(action: PlayerAction, rare_weight: float, resign_weight: float) -> float:
+    if isinstance(action, Resign):
+        return resign_weight
+    return rare_weight if isinstance(action, _RARE) else 1.0
 
 
 def play_random_match(
     rng: random.Random, rules: Rules = Rules(), max_actions: int = 10_000, on_step: Step | None = None,
     chance: Chance | None = None, decks: tuple[tuple[str, ...], ...] = (),
+    timeout_rate: float = 0.0, resign_weight: float = 0.0,
 ) -> tuple[MatchState, list[Event]]:
     """Create, join and play one match to its end; returns the final state and every event.
 
     ``rng`` picks the actions; deals come from ``decks`` (fixture deck orders for the first
-    rounds), then from ``chance`` (default: ``rng`` too).
+    rounds), then from ``chance`` (default: ``rng`` too). ``timeout_rate``: the chance that
+    the seat that owes lets its deadline pass instead of a move; ``resign_weight``: see
+    :func:`random_action`. The final state carries its clock (``state.at``).
     """
     chance = chance or RandomChance(rng)
-    state, recorded = INITIAL, []
+    now, state, recorded = START_MS, INITIAL, []
     for command in (CreateMatch("m", "p1", "alice", rules, decks=decks), JoinMatch("p2", "bob")):
         for event in decide(state, command, chance):
             state = evolve(state, event)
             recorded.append(event)
+        state = clocked(state, now)
     for _ in range(max_actions):
-        if state.status is Status.FINISHED:
+        if state.status.over:
             return state, recorded
-        action = random_action(state, rng)
-        events = decide(state, action, chance)
+        if timeout_rate and rng.random() < timeout_rate:
+            now = deadline(state)
+            command: PlayerAction | TimeOut = TimeOut(owes(state), now)
+        else:
+            now += STEP_MS
+            command = random_action(state, rng, resign_weight=resign_weight)
+        events = decide(state, command, chance)
         before = state
         for event in events:
             state = evolve(state, event)
+        state = clocked(state, now)
         recorded += events
         if on_step is not None:
-            on_step(before, action, events, state)
+            on_step(before, command, events, state)
     raise RuntimeError(f"no winner after {max_actions} actions")

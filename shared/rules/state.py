@@ -29,6 +29,12 @@ class Status(StrEnum):
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
+    CANCELLED = "cancelled"  # closed before a second player joined (R32)
+
+    @property
+    def over(self) -> bool:
+        """Finished or cancelled: nothing more can happen in the match."""
+        return self is Status.FINISHED or self is Status.CANCELLED
 
 
 class QuestionKind(StrEnum):
@@ -47,6 +53,29 @@ class RoundEnd(StrEnum):
     ALL_SPOILED = "all_spoiled"
 
 
+class WinReason(StrEnum):
+    """Why a match was won (``match_won``'s reason)."""
+
+    SCORE = "score"  # a seat reached the target (R24)
+    RESIGNED = "resigned"  # the opponent resigned (R31)
+    ABANDONED = "abandoned"  # the opponent timed out twice in a row (R30)
+
+
+class CancelReason(StrEnum):
+    """Why a waiting match was cancelled (``match_cancelled``'s reason, R32)."""
+
+    CREATOR = "creator"
+    EXPIRED = "expired"
+
+
+class Ending(StrEnum):
+    """How a match ended, as its views say (``ended_by``): a win's reason or a cancellation's."""
+
+    SCORE = "score"
+    RESIGNED = "resigned"
+    ABANDONED = "abandoned"
+    CANCELLED = "cancelled"  # by its creator
+    EXPIRED = "expired"  # nobody joined in time
 
 
 _Frozen = TypeVar("_Frozen")
@@ -161,6 +190,13 @@ class MatchState:
     winner: Seat | None = None
     seed_commitment: str | None = None  # proves the shuffled deals once ``seed`` is revealed
     seed: str | None = None
+    ended_by: Ending | None = None
+    # The clock (R28-R30). ``at``: epoch ms of the latest event, set by ``clock.clocked`` (the
+    # events themselves carry no time). ``timeouts``: each seat's timeouts since its last action
+    # of its own; ``defaulting``: the seat whose timeout's default decision is the next event.
+    at: int | None = None
+    timeouts: tuple[int, int] = (0, 0)
+    defaulting: Seat | None = None
 
     def score(self, seat: Seat) -> int:
         return self.scores[seat.index]

@@ -1,4 +1,4 @@
-"""Per-match rule variants (RULES.md section 10), recorded in the match's first event."""
+"""Per-match rule variants (RULES.md section 10, and R28's clock), recorded in the match's first event."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -23,6 +23,7 @@ class RedealProposer(StrEnum):
 
 
 MAX_TARGET = 1000  # keeps every score and scoreboard total far inside 32 bits
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 604_800  # R28: from five seconds to a week
 
 
 class InvalidRulesError(ValueError):
@@ -43,6 +44,7 @@ class Rules:
     redeal_proposer: RedealProposer = RedealProposer.EITHER
     redeals_per_round: int = 1
     target: int = 12
+    turn_seconds: int = 60  # R28: how long the seat that owes a decision has to make it
 
     def next_value(self, value: int) -> int:
         """The value a raise proposes from the accepted value ``value`` (R16)."""
@@ -70,6 +72,7 @@ class Rules:
             redeal_proposer=_enum(RedealProposer, data, "redeal_proposer", cls.redeal_proposer),
             redeals_per_round=_int(data, "redeals_per_round", cls.redeals_per_round, 0, 1),
             target=_int(data, "target", cls.target, 1, MAX_TARGET),
+            turn_seconds=_int(data, "turn_seconds", cls.turn_seconds, MIN_TURN_SECONDS, MAX_TURN_SECONDS),
         )
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .clock import deadline, iso_utc, owes
 from .events import CardPlayed, Event, Hands, MatchCreated, MatchWon, RedealAccepted, RoundDealt
 from .legal import legal_actions
 from .state import SEATS, MatchState, RoundState, RoundSummary, Seat, Status, Trick, copy_with
@@ -47,6 +48,24 @@ def view(state: MatchState, seat: Audience, reveal: bool = False) -> dict[str, A
         "last_round": _last_round(state.last_round) if state.last_round else None,
         "legal_actions": [c.body() for c in legal_actions(state, seat)] if seated else [],
         "fairness": {"seed_commitment": state.seed_commitment, "seed": state.seed},
+        "clock": _clock(state),
+        "ended_by": state.ended_by.value if state.ended_by else None,
+    }
+
+
+def _clock(state: MatchState) -> dict[str, Any] | None:
+    """R28: who owes the next decision and by when, while the match is playing.
+
+    ``deadline`` is null for a state folded without the events' times (a bare ``replay``).
+    """
+    seat = owes(state)
+    if seat is None:
+        return None
+    due = deadline(state)
+    return {
+        "seat": seat.value,
+        "deadline": None if due is None else iso_utc(due),
+        "turn_seconds": state.rules.turn_seconds,
     }
 
 

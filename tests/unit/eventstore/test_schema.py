@@ -14,8 +14,8 @@ from shared.codec import encode
 from shared.eventstore import schema
 from shared.eventstore.port import StoredEvent, decode_data, encode_data
 from shared.eventstore.schema import StoredEventSchema, event_from_json, event_to_json, iso_from_ms
-from shared.rules import EVENT_TYPES
-from shared.rules.events import RoundVoid
+from shared.rules import EVENT_TYPES, CancelReason, Seat
+from shared.rules.events import MatchCancelled, RoundVoid, TurnTimedOut
 from shared.rules.playthrough import play_random_match
 
 EVENT = StoredEvent("m1", 3, "CardPlayed", 1, 1_700_000_000_007, {"card": "7♦"}, "ab" * 32)
@@ -67,13 +67,15 @@ _LAST_MS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z
 
 
 def _stored_matches() -> list[StoredEvent]:
-    """Every event of random matches (and a void round, rare in random play), as stored,
+    """Every event of random matches (and a void round, rare in random play, a timeout and a
+    cancellation, which random play leaves out), as stored,
     at instants from year 1 to year 9999 (the epoch, a leap day, the last ms of a day...)."""
     rng = random.Random(7)
     instants = [0, -1, 1, 86_399_999, 951_782_400_000, _LAST_MS, _FIRST_MS, 1_700_000_000_007]
     events = [event for seed in range(30) for event in play_random_match(random.Random(seed))[1]]
     stored = []
-    for version, event in enumerate([*events, RoundVoid(3)], 1):
+    rare = [RoundVoid(3), TurnTimedOut(Seat.B, 1_700_000_060_000), MatchCancelled(CancelReason.EXPIRED)]
+    for version, event in enumerate([*events, *rare], 1):
         new = encode(event)
         at = instants[version] if version < len(instants) else rng.randint(_FIRST_MS, _LAST_MS)
         data = decode_data(encode_data(new.data))

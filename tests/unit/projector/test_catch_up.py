@@ -19,7 +19,7 @@ from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.publishing import publish
-from shared.rules import Seat, replay, view
+from shared.rules import Seat, clocked, replay, view
 from shared.rules.events import Event
 from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models
 
@@ -32,8 +32,11 @@ def stored_match(store: RedisEventStore, seed: int, match_id: str) -> list[Event
     return events
 
 
-def assert_views_match_the_engine(readmodels: ReadModels, match_id: str, events: list[Event]) -> None:
-    state = replay(events)
+def assert_views_match_the_engine(
+    readmodels: ReadModels, match_id: str, events: list[Event], store: RedisEventStore,
+) -> None:
+    # The clock runs from the latest event's stored time (R28).
+    state = clocked(replay(events), store.read(match_id, after=len(events) - 1, limit=1)[0].at)
     for audience, seat in (("A", Seat.A), ("B", Seat.B), ("spectator", None)):
         expected = {"id": match_id, "version": len(events), **view(state, seat)}
         assert readmodels.view(match_id, audience) == expected
@@ -51,7 +54,7 @@ def test_catching_up_after_random_appends_gives_the_engine_views(
         store.append("m1", [encode(e) for e in batch], position)
         position += len(batch)
         assert catch_up("m1", context) == position
-        assert_views_match_the_engine(readmodels, "m1", events[:position])
+        assert_views_match_the_engine(readmodels, "m1", events[:position], store)
     assert list(store.unprojected()) == []
     assert readmodels.summary("m1") == fresh_views(store, "m1").summary
 
@@ -146,7 +149,7 @@ def test_a_slow_worker_cannot_move_the_views_or_the_lobby_backwards(
     slow = fold(FoldedMatch("m1"), store.read("m1", after=0, limit=3))  # folded when 3 were stored
     catch_up("m1", context)
     assert not publish(readmodels, slow, relist=True)  # ...and written late
-    assert_views_match_the_engine(readmodels, "m1", events)
+    assert_views_match_the_engine(readmodels, "m1", events, store)
     assert [s["id"] for s in readmodels.lobby("finished")] == ["m1"]
     assert readmodels.lobby("playing") == []
 
@@ -166,7 +169,7 @@ def test_a_match_longer_than_a_page_is_folded_whole(
 ) -> None:
     events = stored_match(store, 9, "m1")
     assert catch_up("m1", ProjectorContext(store, readmodels, page_size=7)) == len(events)
-    assert_views_match_the_engine(readmodels, "m1", events)
+    assert_views_match_the_engine(readmodels, "m1", events, store)
 
 
 def test_rebuilding_a_match_rewrites_its_views_from_the_stream(
@@ -177,7 +180,7 @@ def test_rebuilding_a_match_rewrites_its_views_from_the_stream(
     catch_up("m1", context)
     fake_redis.hset(keys.match_views("m1"), "A", orjson.dumps({"corrupt": True}))
     assert rebuild_match("m1", context) == len(events)
-    assert_views_match_the_engine(readmodels, "m1", events)
+    assert_views_match_the_engine(readmodels, "m1", events, store)
     assert rebuild_match("unknown", context) == 0
 
 

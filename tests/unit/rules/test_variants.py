@@ -95,7 +95,7 @@ def test_a_match_replays_under_the_rules_it_was_created_with():
     assert rebuilt == state and rebuilt.rules == rules and rebuilt.round.value == 4
     assert view(rebuilt, None)["rules"] == {
         "raise_ladder": "even", "remainder_reject": "match", "alternate_requests": True,
-        "redeal_proposer": "either", "redeals_per_round": 1, "target": 7,
+        "redeal_proposer": "either", "redeals_per_round": 1, "target": 7, "turn_seconds": 60,
     }
 
 
