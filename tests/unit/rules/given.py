@@ -1,4 +1,8 @@
-"""Given-events / when-command / then-events helpers for rules tests."""
+"""Given-events / when-command / then-events helpers for rules tests.
+
+Time is given too: ``run_at`` records steps at a time (epoch ms), as a stored event's
+time, so the state carries its clock; ``T0`` is when the time tests deal round 1.
+"""
 from __future__ import annotations
 
 import random
@@ -6,6 +10,7 @@ import random
 from shared.rules import (
     DECK,
     Accept,
+    Cancel,
     CreateMatch,
     DeclareRemainder,
     Fold,
@@ -15,8 +20,11 @@ from shared.rules import (
     ProposeRedeal,
     Raise,
     Reject,
+    Resign,
     Rules,
     Seat,
+    TimeOut,
+    clocked,
     decide,
     replay,
 )
@@ -25,7 +33,7 @@ from shared.rules.events import Event
 
 _WORDS = {
     "raise": Raise, "remainder": DeclareRemainder, "accept": Accept, "reject": Reject,
-    "fold": Fold, "propose_redeal": ProposeRedeal,
+    "fold": Fold, "propose_redeal": ProposeRedeal, "resign": Resign, "cancel": Cancel,
 }
 
 
@@ -73,3 +81,28 @@ def run(state: MatchState, *steps: str, rng: random.Random | None = None) -> tup
 def when(state: MatchState, step: str, rng: random.Random | None = None) -> list[Event]:
     """The events one command records."""
     return decide(state, command(step), rng or random.Random(0))
+
+
+T0 = 1_700_000_000_000  # when the time tests' round 1 is dealt (epoch ms)
+MINUTE = 60_000  # the default turn_seconds, in ms
+
+
+def run_at(state: MatchState, at_ms: int, *steps: str) -> tuple[MatchState, list[Event]]:
+    """``run``, each step recorded at ``at_ms``: the state's clock runs from then."""
+    state, recorded = run(state, *steps)
+    return clocked(state, at_ms), recorded
+
+
+def time_out(state: MatchState, seat: Seat, now_ms: int) -> list[Event]:
+    """The events the service's timeout of ``seat`` at ``now_ms`` records."""
+    return decide(state, TimeOut(seat, now_ms), random.Random(0))
+
+
+def timed_out(state: MatchState, seat: Seat, now_ms: int) -> MatchState:
+    """The state after that timeout, recorded at ``now_ms``."""
+    return clocked(replay(time_out(state, seat, now_ms), state), now_ms)
+
+
+def waiting_at(at_ms: int) -> MatchState:
+    """A match created at ``at_ms`` by alice (seat A), waiting for its second player."""
+    return clocked(replay(decide(MatchState(), CreateMatch("m1", "p-a", "alice", Rules(), Seat.B))), at_ms)
