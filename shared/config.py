@@ -36,6 +36,7 @@ class Config:
     max_waits: int = 4  # reads one API process lets wait for a version at once (`wait=`); others answer at once
     waits_per_client: int = 4  # ... of which one client address may hold this many
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
+    lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -70,4 +71,5 @@ class Config:
             max_waits=int(env.get("MAX_WAITS") or max(1, api_threads // 2)),
             waits_per_client=int(env.get("WAITS_PER_CLIENT", "4")),
             bot_token=env.get("BOT_TOKEN") or None,
+            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
         )

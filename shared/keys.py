@@ -131,7 +131,7 @@ def match_id_from_key(key: str | bytes) -> str:
 # belongs to a generation (see shared/readmodels/generations.py): N >= 1 appends ``:g<N>``,
 # generation 0 keeps the plain names. Streams, marks and players have no generation.
 
-LOBBY_STATUSES = ("waiting", "playing", "finished")
+LOBBY_STATUSES = ("waiting", "playing", "finished", "cancelled")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
 # Matches the projector parked (a hash: match id -> JSON record, see
@@ -142,7 +142,7 @@ SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``score
 
 
 class InvalidLobbyStatusError(ValueError):
-    """A lobby status other than waiting, playing or finished."""
+    """A lobby status other than waiting, playing, finished or cancelled."""
 
 
 class InvalidGenerationError(ValueError):

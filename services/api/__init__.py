@@ -11,6 +11,7 @@ from shared.catchup import CatchUpRequests
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
+from shared.eventstore.port import Clock, system_clock
 from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
@@ -29,8 +30,11 @@ from .stream import blp as stream_blueprint
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(config: Config, redis_client: Any = None, queue_client: Any = None) -> Flask:
-    """Wire the API for ``config``; tests may pass their own Redis clients."""
+def create_app(
+    config: Config, redis_client: Any = None, queue_client: Any = None, clock: Clock = system_clock,
+) -> Flask:
+    """Wire the API for ``config``; tests may pass their own Redis clients, and the clock that
+    times the events (epoch ms)."""
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
@@ -42,12 +46,12 @@ def create_app(config: Config, redis_client: Any = None, queue_client: Any = Non
         OPENAPI_SWAGGER_UI_PATH=DOCS_PATH,
         OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
-    app.extensions["truc"] = _services(app, config, redis_client, queue_client)
+    app.extensions["truc"] = _services(app, config, redis_client, queue_client, clock)
     _route(app)
     return app
 
 
-def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any) -> Services:
+def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, clock: Clock) -> Services:
     """What the views use, over the configured Redis (or the clients given)."""
     client = redis_client or connect(config.redis_url)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
@@ -61,7 +65,7 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any) 
             # The append already marked the match unprojected: a worker's sweep catches it up.
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
-    store = RedisEventStore(client)
+    store = RedisEventStore(client, clock=clock)
     players = PlayerRegistry(client)
     return Services(
         redis=client, store=store, players=players, matches=Matches(store, notify, SeedVault(client)),

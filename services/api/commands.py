@@ -60,7 +60,8 @@ def join_match(body: dict, match_id: str) -> Response:
 @blp.arguments(ActionSchema)
 @blp.response(200, ActionResultSchema)
 def act(action: dict, match_id: str) -> Response:
-    """Play a card, raise, declare the remainder, accept, reject, fold or propose a redeal."""
+    """Play a card, raise, declare the remainder, accept, reject, fold, propose a redeal or resign;
+    the creator may cancel a match still waiting for its second player (anyone else: 403)."""
     player = required_player()
     recorded = use_cases.act(services().matches, match_id, player, action, _if_match(), _idempotency_key())
     seat = recorded.seat.value if recorded.seat else None

@@ -25,6 +25,7 @@ from .app.errors import (
     KeyReusedError,
     MatchNotFoundError,
     NotAPlayerError,
+    NotTheCreatorError,
     SeedUnavailableError,
     VersionConflictError,
 )
@@ -56,6 +57,7 @@ def not_found(what: str = "match") -> ApiError:
 _ANSWERS: dict[type[ApplicationError], tuple[int, str, str]] = {
     MatchNotFoundError: (404, "NOT_FOUND", "There is no such match."),
     NotAPlayerError: (403, "NOT_A_PLAYER", "You are not seated in this match."),
+    NotTheCreatorError: (403, "NOT_A_PLAYER", "Only the player who created this match may cancel it."),
     AlreadySeatedError: (409, "ALREADY_SEATED", "You cannot play against yourself."),
     KeyReusedError: (422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with another request."),
     KeyInUseError: (409, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key is already in use; retry it."),

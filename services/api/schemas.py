@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from shared.identity import NAME_PATTERN, NAME_RULE
+from shared.keys import LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
 NAME = validate.Regexp(rf"\A{NAME_PATTERN}\Z", error=NAME_RULE)  # the rule imports are held to, too
@@ -85,12 +86,12 @@ class ReplayQuerySchema(Schema):
 
 
 class LobbyQuerySchema(Schema):
-    status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]), load_default="waiting")
+    status = fields.String(validate=validate.OneOf(LOBBY_STATUSES), load_default="waiting")
     limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
 
 
 class PlayerMatchesQuerySchema(Schema):
-    status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]), load_default="playing")
+    status = fields.String(validate=validate.OneOf(LOBBY_STATUSES), load_default="playing")
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=50)
 
 

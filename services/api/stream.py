@@ -5,9 +5,10 @@ pooled one: a blocking read would starve the requests sharing the pool). It send
 current view at once, then waits on the match's stream with ``XREAD BLOCK`` from the
 last version it sent, folds whatever was appended into the state and sends the caller's
 new view. Views are whole states, not deltas, so a reconnecting client (``Last-Event-ID``)
-only needs the current view. The stream ends once the match is finished, or when the
-client has gone: a write fails then (a view or the keep-alive comment; the first write after
-a drop still succeeds, so it takes up to two keep-alive periods).
+only needs the current view. The stream ends once the match is over (finished or
+cancelled), or when the client has gone: a write fails then (a view or the keep-alive
+comment; the first write after a drop still succeeds, so it takes up to two keep-alive
+periods).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.fold import FoldedMatch, fold
 from shared.readmodels.projection import match_view
-from shared.rules import MatchState, Seat, Status
+from shared.rules import MatchState, Seat
 
 from .app import latest
 from .auth import optional_player, player_of
@@ -60,8 +61,8 @@ class StreamHeadersSchema(Schema):
 @blp.arguments(StreamHeadersSchema, location="headers")
 @blp.response(200, content_type="text/event-stream",
               description="`event: view`, `id: <version>`, `data: <match view JSON>`, first the current view, then "
-                          "one per change; `: keep-alive` comments every 15 s; ends once the match is finished.")
-@blp.alt_response(204, description="Resumed (Last-Event-ID) a finished match already seen to its end: "
+                          "one per change; `: keep-alive` comments every 15 s; ends once the match is over.")
+@blp.alt_response(204, description="Resumed (Last-Event-ID) a match that is over, already seen to its end: "
                                    "nothing more will come, and browsers stop reconnecting.")
 @blp.alt_response(503, schema=ErrorSchema,
                   description="`STREAMS_BUSY`: this server process holds `MAX_STREAMS` streams already; "
@@ -74,7 +75,7 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
     version, state = match.version, match.state
     if version == 0:
         raise not_found()
-    if state.status is Status.FINISHED and headers.get("last_event_id", -1) >= version:
+    if state.status.over and headers.get("last_event_id", -1) >= version:
         return Response(status=204)
     give_back = ctx.streams.take()
     if give_back is None:
@@ -105,13 +106,13 @@ def view_messages(
     match_id: str, version: int, state: MatchState, player: Player | None,
     open_connection: Callable[[float], Any], logger: Any, keep_alive: float = KEEP_ALIVE_SECONDS,
 ) -> Iterator[bytes]:
-    """The SSE byte chunks of one stream, from ``state`` at ``version`` until the match is finished.
+    """The SSE byte chunks of one stream, from ``state`` at ``version`` until the match is over.
 
     The Redis connection is opened on the first read and closed however the stream ends
-    (finished match, client gone, Redis error), so a stream that never starts holds none.
+    (match over, client gone, Redis error), so a stream that never starts holds none.
     """
     yield f"retry: {RETRY_MS}\n".encode() + _view_message(match_id, version, state, player)
-    if state.status is Status.FINISHED:
+    if state.status.over:
         return
     connection = None
     try:
@@ -127,7 +128,7 @@ def view_messages(
             folded = fold(FoldedMatch(match_id, version, state), store.read(match_id, after=version))
             state, version = folded.state, folded.version
             yield _view_message(match_id, version, state, player)
-            if state.status is Status.FINISHED:
+            if state.status.over:
                 return
     except redis.RedisError as error:
         # Ending the stream is the honest answer: the client reconnects after RETRY_MS.

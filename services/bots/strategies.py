@@ -32,12 +32,13 @@ def needs_me(view: View) -> bool:
 
 
 def random_strategy(rng: random.Random) -> Strategy:
-    """Any legal action; folds and remainders rarely, so matches are played out."""
+    """Any legal action but a redeal proposal or a resignation; folds and remainders rarely,
+    so matches are played out."""
 
     def choose(view: View) -> Action | None:
         if not needs_me(view):
             return None
-        actions = [a for a in view["legal_actions"] if a["type"] != "propose_redeal"]
+        actions = [a for a in view["legal_actions"] if a["type"] not in ("propose_redeal", "resign")]
         weights = [0.04 if a["type"] in ("fold", "remainder") else 1.0 for a in actions]
         return rng.choices(actions, weights)[0]
 

@@ -53,7 +53,7 @@ def key_map(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for action in view.get("legal_actions", []):
         if action["type"] == "play":
             keys[str(hand.index(action["card"]) + 1)] = action
-        else:
+        elif action["type"] in KEYS:  # an action this client has no key for is not offered
             keys[KEYS[action["type"]]] = action
     return keys
 

@@ -1,4 +1,5 @@
-"""The command side's application layer: the use cases create, join and act.
+"""The command side's application layer: the use cases create, join and act, and the
+clock's ``time_out`` and ``expire`` that a timer process calls.
 
 Each use case loads the match through the one fold (``loading``), asks the rules engine
 to ``decide``, and records the events at the version it decided on (``recording``),
@@ -8,10 +9,11 @@ deciding again after a concurrent append. Idempotent retries are answered in
 """
 
 from .act import act
+from .clock import expire, time_out
 from .create import create
 from .join import join
 from .loading import latest
 from .matches import Matches
 from .recording import Recorded
 
-__all__ = ["Matches", "Recorded", "act", "create", "join", "latest"]
+__all__ = ["Matches", "Recorded", "act", "create", "expire", "join", "latest", "time_out"]

@@ -1,4 +1,5 @@
-"""Act: one seated player's action (play a card, raise, answer, fold, propose a redeal).
+"""Act: one seated player's action (play a card, raise, answer, fold, propose a redeal,
+resign, or cancel a waiting match: its creator only).
 
 An action is decided on this process's cached match without reading the stream: the
 append's version check proves that state current. Answers given without an append (a
@@ -14,10 +15,10 @@ from typing import Any
 
 from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError
 from shared.fold import FoldedMatch
-from shared.rules import Event, RuleError, Seat, Status, command_for, decide
+from shared.rules import Cancel, Event, RuleError, Seat, command_for, decide
 
 from ..players import Player
-from .errors import NotAPlayerError, VersionConflictError
+from .errors import NotAPlayerError, NotTheCreatorError, VersionConflictError
 from .idempotency import remembered, replay, replayed, token_for
 from .loading import cached
 from .matches import Matches
@@ -34,6 +35,9 @@ class _Request:
 
     def stale(self, match: FoldedMatch) -> bool:
         return self.if_match is not None and self.if_match != match.version
+
+    def cancels(self) -> bool:
+        return self.action.get("type") == Cancel.action
 
 
 def act(
@@ -52,6 +56,8 @@ def _attempt(matches: Matches, request: _Request, match: FoldedMatch, fresh: boo
         return None  # the cache may be behind: answer only on the stream as it is
     if seat is None:
         raise NotAPlayerError(request.match_id)
+    if request.cancels() and seat is not Seat.A:  # R32: the creator sits in A
+        raise NotTheCreatorError(request.match_id)
     if request.token and (first := replay(matches, request.match_id, seat, request.token)):
         return first
     if request.stale(match):
@@ -61,8 +67,8 @@ def _attempt(matches: Matches, request: _Request, match: FoldedMatch, fresh: boo
     except RuleError as refusal:
         if not fresh:
             return None  # refused by the cached state: ask the current one
-        finished = match.state.status is Status.FINISHED
-        raise remembered(matches, request.match_id, seat, request.token, refusal, finished) from None
+        over = match.state.status.over
+        raise remembered(matches, request.match_id, seat, request.token, refusal, over) from None
     return _recorded(matches, request, match, events, seat)
 
 

@@ -19,6 +19,10 @@ class NotAPlayerError(ApplicationError):
     """The player acts in a match without a seat in it."""
 
 
+class NotTheCreatorError(ApplicationError):
+    """A seated player other than the creator tries to cancel the match (R32)."""
+
+
 class AlreadySeatedError(ApplicationError):
     """A match was created with its creator as the opponent."""
 

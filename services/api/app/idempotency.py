@@ -57,7 +57,8 @@ def remembered(
 ) -> Exception:
     """The refusal to raise, remembered under the request's token so a retry gets it too.
 
-    A finished match is not remembered for: it refuses every action, the same way, for ever.
+    A match that is over (finished or cancelled) is not remembered for: it refuses every
+    action, the same way, for ever.
     """
     if token is None or finished:
         return refusal

@@ -335,7 +335,7 @@ const ACTION_LABELS = {
 };
 
 function renderActions(view) {
-  const actions = view.legal_actions.filter((a) => a.type !== "play")
+  const actions = view.legal_actions.filter((a) => Object.hasOwn(ACTION_LABELS, a.type))  // only what it can name
     .sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   $("actions").replaceChildren(...actions.map((action) => {
     const label = action.type === "remainder" && view.round.pending ? "My remainder! (accept)" : ACTION_LABELS[action.type];

@@ -19,8 +19,8 @@ from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.publishing import publish
-from shared.rules import Seat, clocked, replay, view
-from shared.rules.events import Event
+from shared.rules import CancelReason, Seat, clocked, replay, view
+from shared.rules.events import Event, MatchCancelled
 from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models
 
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]
@@ -194,13 +194,27 @@ def test_the_lobby_follows_a_match_through_its_statuses(
 
     store.append("m1", [encode(events[0])], 0)  # created
     catch_up("m1", context)
-    assert lobby() == {"waiting": ["m1"], "playing": [], "finished": []}
+    assert lobby() == {"waiting": ["m1"], "playing": [], "finished": [], "cancelled": []}
     store.append("m1", [encode(e) for e in events[1:3]], 1)  # joined and dealt
     catch_up("m1", context)
-    assert lobby() == {"waiting": [], "playing": ["m1"], "finished": []}
+    assert lobby() == {"waiting": [], "playing": ["m1"], "finished": [], "cancelled": []}
     store.append("m1", [encode(e) for e in events[3:]], 3)
     catch_up("m1", context)
-    assert lobby() == {"waiting": [], "playing": [], "finished": ["m1"]}
+    assert lobby() == {"waiting": [], "playing": [], "finished": ["m1"], "cancelled": []}
+
+
+def test_a_cancelled_match_leaves_the_lobby_for_the_cancelled_list_and_never_counts(
+    store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
+) -> None:
+    created = random_match(13, "m1")[0]
+    store.append("m1", [encode(created)], 0)
+    catch_up("m1", context)
+    store.append("m1", [encode(MatchCancelled(CancelReason.EXPIRED))], 1)
+    catch_up("m1", context)
+    assert readmodels.lobby("waiting") == [] and [m["id"] for m in readmodels.lobby("cancelled")] == ["m1"]
+    assert readmodels.summary("m1")["status"] == "cancelled"
+    assert readmodels.view("m1", "A")["ended_by"] == "expired"
+    assert readmodels.scoreboard()["version"] == 0
 
 
 def test_the_scoreboard_counts_every_finished_match_once(

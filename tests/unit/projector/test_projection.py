@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -10,8 +11,9 @@ from shared.codec import encode
 from shared.eventstore.port import StoredEvent
 from shared.fold import FoldedMatch, GapError, fold
 from shared.readmodels.projection import player_results, read_models_of
-from shared.rules import Seat, Status, replay, view
-from shared.rules.events import RoundWon
+from shared.rules import CancelReason, Seat, Status, replay, view
+from shared.rules.events import MatchCancelled, RoundWon
+from shared.rules.playthrough import play_random_match
 from tests.projector_support import random_match
 
 
@@ -87,3 +89,34 @@ def test_a_finished_custom_match_never_counts_on_the_scoreboard() -> None:
     assert projection.status is Status.FINISHED and projection.state.custom
     assert player_results(projection) == ()
     assert read_models_of(projection).results == ()
+
+
+def _first_match_won(reason: str, options: dict) -> list:
+    """The events of the first seeded random match (played with ``options``) won for ``reason``."""
+    for seed in range(50):
+        _, events = play_random_match(random.Random(seed), **options)
+        if events[-1].reason.value == reason:
+            return events
+    raise AssertionError(f"no match won for {reason!r}")
+
+
+@pytest.mark.parametrize(("options", "ended_by"), [
+    ({"timeout_rate": 0.3}, "abandoned"),
+    ({"resign_weight": 0.05}, "resigned"),
+])
+def test_a_resigned_or_abandoned_match_counts_like_any_finished_one(options: dict, ended_by: str) -> None:
+    events = _first_match_won(ended_by, options)
+    projection = fold(FoldedMatch("m"), stored("m", events))
+    results = {r.player_id: r for r in player_results(projection)}
+    winner = projection.state.winner
+    assert (results["p1"].won, results["p2"].won) == (winner is Seat.A, winner is Seat.B)
+    assert read_models_of(projection).views["spectator"]["ended_by"] == ended_by
+
+
+def test_a_cancelled_match_never_counts_on_the_scoreboard() -> None:
+    created = random_match(4, "m1")[0]
+    projection = fold(FoldedMatch("m1"), stored("m1", [created, MatchCancelled(CancelReason.CREATOR)]))
+    models = read_models_of(projection)
+    assert projection.status is Status.CANCELLED and models.results == ()
+    assert models.summary["status"] == "cancelled" and models.views["A"]["ended_by"] == "cancelled"
+    assert models.views["A"]["legal_actions"] == [] and models.views["A"]["clock"] is None

@@ -23,9 +23,9 @@ def test_a_players_scoreboard_keys_share_one_slot() -> None:
     assert hash_tag(keys.player_results("p1")) == hash_tag(keys.player_totals("p1"))
 
 
-def test_lobby_keys_exist_only_for_the_three_listed_statuses() -> None:
+def test_lobby_keys_exist_only_for_the_four_listed_statuses() -> None:
     assert [keys.lobby(status) for status in keys.LOBBY_STATUSES] == [
-        "truc:lobby:waiting", "truc:lobby:playing", "truc:lobby:finished",
+        "truc:lobby:waiting", "truc:lobby:playing", "truc:lobby:finished", "truc:lobby:cancelled",
     ]
     with pytest.raises(keys.InvalidLobbyStatusError):
         keys.lobby("new")

@@ -80,11 +80,13 @@ def _variant(rng: random.Random) -> Rules:
 
 
 def random_events(seed: int) -> list[Event]:
-    """Every event of one seeded match; every third match deals its first rounds from fixture decks."""
+    """Every event of one seeded match; every third match deals its first rounds from fixture decks,
+    and in every fourth seats let the clock run out and resign now and then."""
     rng = random.Random(seed)
     rules = _variant(rng)
     decks = tuple(tuple(rng.sample(DECK, len(DECK))) for _ in range(rng.randint(1, 3))) if seed % 3 == 0 else ()
-    _, events = play_random_match(rng, rules, decks=decks)
+    time = {"timeout_rate": 0.05, "resign_weight": 0.01} if seed % 4 == 1 else {}
+    _, events = play_random_match(rng, rules, decks=decks, **time)
     return events
 
 
