@@ -46,3 +46,13 @@ def test_the_heuristic_takes_a_trick_with_its_cheapest_winning_card():
             return
     pytest.fail("no follower position found in the match")
 
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_a_bot_never_resigns_though_resigning_is_always_legal(name):
+    strategy = STRATEGIES[name](random.Random(2))
+    for state in states(5):
+        for seat in SEATS:
+            shown = view(state, seat)
+            assert {"type": "resign"} in shown["legal_actions"]
+            assert (strategy(shown) or {}).get("type") != "resign"

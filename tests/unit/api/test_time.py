@@ -253,3 +253,8 @@ def test_a_match_nobody_joined_expires_after_lobby_seconds(http, matches, alice,
 def test_a_match_someone_joined_never_expires(http, matches, alice, bob):
     match_id = _started(http, alice, bob)
     assert _refused(expire, matches, match_id, T0 + 9 * HOUR_S * 1000, HOUR_S) is RuleCode.MATCH_STARTED
+
+
+def test_lobby_seconds_is_a_setting_an_hour_by_default():
+    assert Config.from_env({"REDIS_URL": "redis://x"}).lobby_seconds == 3600
+    assert Config.from_env({"REDIS_URL": "redis://x", "LOBBY_SECONDS": "600"}).lobby_seconds == 600
