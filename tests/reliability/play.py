@@ -10,6 +10,7 @@ from typing import Any
 from tests.e2e.http import Http, Reply
 
 RARE = ("fold", "remainder")  # rarely chosen, so that matches run several rounds
+NEVER = ("resign",)  # never chosen: the matches are played out
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ def view(http: Http, match_id: str, token: str | None, min_version: int = 0, wai
 
 def pick_action(views: dict[str, dict[str, Any]], rng: random.Random) -> tuple[str, dict[str, Any]] | None:
     """A random legal action of either seat; None if neither may act."""
-    choices = [(seat, action) for seat, seen in views.items() for action in seen["legal_actions"]]
+    choices = [(seat, action) for seat, seen in views.items() for action in seen["legal_actions"]
+               if action["type"] not in NEVER]
     if not choices:
         return None
     weights = [0.03 if action["type"] in RARE else 1.0 for _, action in choices]

@@ -23,7 +23,7 @@ from shared.codec import decode
 from shared.eventstore import RedisEventStore
 from shared.rules import INITIAL, Seat, evolve, view
 from tests.projector_support import append_in_batches, random_match
-from tests.reliability.play import RARE, Player, act, new_match, register
+from tests.reliability.play import NEVER, RARE, Player, act, new_match, register
 from tests.reliability.secrets import Audience, Leak, Secrets
 from tests.reliability.stack import BOT_TOKEN, Stack
 
@@ -114,7 +114,8 @@ class LiveStreams:
 
 def next_action(views: dict[str, dict[str, Any]], humans: set[str], rng: random.Random) -> tuple[str, dict] | None:
     """A random legal action of a human seat; None when only the bot has something to do."""
-    choices = [(seat, action) for seat in humans for action in views[seat]["legal_actions"]]
+    choices = [(seat, action) for seat in humans for action in views[seat]["legal_actions"]
+               if action["type"] not in NEVER]
     if not any(action["type"] not in ("fold", "propose_redeal") for _, action in choices):
         return None  # the other seat is to play or answer
     weights = [0.03 if action["type"] in RARE else 1.0 for _, action in choices]
