@@ -56,6 +56,7 @@ class Stack:
         self.env.pop("QUEUE_URL", None)
         self._redis: subprocess.Popen | None = None
         self._api: subprocess.Popen | None = None
+        self._timer: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
 
     def __enter__(self) -> Stack:
@@ -82,6 +83,7 @@ class Stack:
         self._wait(lambda: self.client().ping(), "redis-server")
         self._api = self._spawn("api", [sys.executable, "-m", "services.api"])
         self._wait(self._healthy, "the API")
+        self._timer = self._spawn("timer", [sys.executable, "-m", "services.api", "timer"])
         for _ in range(self.workers_wanted):
             self.start_worker()
 
@@ -105,6 +107,7 @@ class Stack:
         """Process ids by role (gunicorn's workers are the API process's children)."""
         return {
             "redis": [self._redis.pid] if self._redis else [], "api": [self._api.pid] if self._api else [],
+            "timer": [self._timer.pid] if self._timer else [],
             "projector": [worker.pid for worker in self.workers],
         }
 
@@ -113,10 +116,10 @@ class Stack:
         for worker in reversed(self.workers):
             _stop(worker)
         self.workers.clear()
-        for process in (self._api, self._redis):
+        for process in (self._timer, self._api, self._redis):
             if process is not None:
                 _stop(process)
-        self._api = self._redis = None
+        self._timer = self._api = self._redis = None
         self._tmp.cleanup()
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:

@@ -26,6 +26,7 @@ def procfile(config: Config) -> str:
         lines.append(f"redis: {python} -m services.embedded_redis --unix-socket {socket} --data-dir {data}")
     # honcho gives each process a PORT of its own; the API's is set on its line.
     lines.append(f"api: PORT={config.port} {python} -m services.api")
+    lines.append(f"timer: {python} -m services.api timer")
     lines.append(f"worker: {python} -m services.projector")
     lines.append(f"bot: PORT={config.port} {python} -m services.bots")
     return "\n".join(lines) + "\n"

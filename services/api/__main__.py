@@ -1,16 +1,21 @@
-"""``python -m services.api``: serve the API with gunicorn (never Flask's development server).
+"""``python -m services.api [serve | timer]``: the command service's one launcher.
 
-It waits for Redis, then replaces itself with gunicorn bound to HOST:PORT, serving the app
-that ``services.api.app_from_env()`` builds in each gunicorn process. gthread workers: a
-read with ``wait`` blocks a thread, not a process.
+- ``serve`` (the default) waits for Redis, then replaces itself with gunicorn bound to
+  HOST:PORT, serving the app ``services.api.app_from_env()`` builds in each gunicorn
+  process (never Flask's development server). gthread workers: a read with ``wait``
+  blocks a thread, not a process.
+- ``timer`` fires the timeouts and lobby expiries that fall due (:mod:`services.api.timer`).
 """
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from typing import Any
 
+from services.api import create_app
 from services.api.players import PlayerRegistry
+from services.api.timer import Timer, run_forever
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
@@ -22,7 +27,24 @@ def seat_the_bot(client: Any, token: str | None) -> None:
     PlayerRegistry(client).seat_token(BOT_PLAYER_ID, BOT_NAME, token)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    command = (sys.argv[1:] if argv is None else argv) or ["serve"]
+    if command == ["timer"]:
+        return _timer()
+    if command != ["serve"]:
+        raise SystemExit("usage: python -m services.api [serve | timer]")
+    _serve()
+
+
+def _timer() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    config = Config.from_env()
+    wait_until_reachable(connect(config.redis_url))
+    ctx = create_app(config).extensions["truc"]
+    run_forever(Timer(ctx.matches, ctx.read_models, config.lobby_seconds))
+
+
+def _serve() -> None:
     config = Config.from_env()
     try:
         token = checked_bot_token(config.bot_token)

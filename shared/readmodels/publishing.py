@@ -5,8 +5,10 @@ from __future__ import annotations
 from shared import keys
 from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
+from shared.readmodels.clocks import Clocks
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.served import ReadModels
+from shared.rules import deadline
 
 
 def publish_live(
@@ -27,6 +29,7 @@ def publish_live(
                generation=pointer.building, clear_mark=False)
     _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
            generation=pointer.generation, clear_mark=True)
+    Clocks(readmodels.client).set(projection.match_id, deadline(projection.state))  # the timer's index
 
 
 def publish(
