@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from typing import Any
 
 from shared.codec import decode
@@ -47,8 +46,7 @@ def _lateness_ms(store: RedisEventStore, match_ids: list[str], wait_s: float) ->
                 for stored in store.read(match_id, after=3):
                     event = decode(stored)
                     if isinstance(event, TurnTimedOut):
-                        named = datetime.fromisoformat(event.deadline.replace("Z", "+00:00")).timestamp() * 1000
-                        late[match_id] = stored.at - named
+                        late[match_id] = stored.at - event.deadline
                         break
         time.sleep(0.5)
     return list(late.values())

@@ -114,7 +114,6 @@ def player_token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
-# SCAN MATCH patterns for the backstop sweeps (braces are literal in Redis globs).
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
 
@@ -134,9 +133,10 @@ def match_id_from_key(key: str | bytes) -> str:
 LOBBY_STATUSES = ("waiting", "playing", "finished", "cancelled")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
-# Matches the projector parked (a hash: match id -> JSON record, see
-# shared/readmodels/parked.py); not per generation: every generation folds the same stream.
+# Not per generation (every generation folds the same streams): the parked matches (a hash,
+# shared/readmodels/parked.py) and the running clocks (a sorted set, shared/readmodels/clocks.py).
 PARKED = f"{PREFIX}:parked"
+CLOCKS = f"{PREFIX}:clocks"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 
