@@ -26,6 +26,14 @@ class Stack:
     env: dict[str, str]
     logs: Path
     workers: list[subprocess.Popen] = field(default_factory=list)
+    timers: list[subprocess.Popen] = field(default_factory=list)
+
+    def start_timer(self) -> subprocess.Popen:
+        log = open(self.logs / f"timer-{len(self.timers)}.log", "ab")
+        timer = subprocess.Popen([sys.executable, "-m", "services.api", "timer"], env=self.env, cwd=ROOT,
+                                 stdout=log, stderr=subprocess.STDOUT)
+        self.timers.append(timer)
+        return timer
 
     def start_worker(self) -> subprocess.Popen:
         log = open(self.logs / f"worker-{len(self.workers)}.log", "ab")
@@ -74,13 +82,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         _wait_healthy(http, api, data)
         for _ in range(2):
             stack.start_worker()
+        stack.start_timer()
         bot = subprocess.Popen(
             [sys.executable, "-m", "services.bots"], env=env, cwd=ROOT,
             stdout=open(data / "bot.log", "ab"), stderr=subprocess.STDOUT,
         )
         yield stack
     finally:
-        processes = [process for process in (api, *stack.workers, bot) if process is not None]
+        processes = [process for process in (api, *stack.workers, *stack.timers, bot) if process is not None]
         for process in processes:
             process.terminate()
         for process in processes:
