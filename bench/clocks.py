@@ -63,7 +63,7 @@ def lateness(clocks: int) -> dict[str, float]:
 def idle_cpu(matches: int, window_s: float) -> dict[str, float]:
     """CPU seconds of the whole stack over ``window_s`` idle, before and after opening ``matches``."""
     with Stack(workers=2) as stack:
-        time.sleep(2.0)  # settle after start
+        time.sleep(5.0)  # settle after start (workers register, gunicorn warms up)
         before = _idle_window(stack, window_s)
         _open_matches(Http(stack.api_port, timeout=30), matches, WEEK)
         time.sleep(5.0)  # the projector catches up with the creations

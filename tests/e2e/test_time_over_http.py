@@ -68,3 +68,21 @@ def test_a_cancelled_match_leaves_the_lobby_and_the_scoreboard_alone(stack) -> N
               20, "the match is listed as cancelled")
     assert match_id not in [m["id"] for m in stack.http.get("/matches?status=waiting").body["matches"]]
     assert stack.http.get(f"/players/{creator.id}").body["matches_played"] == 0
+
+
+def test_killed_workers_lose_no_timeout(stack) -> None:
+    for worker in stack.workers:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(10)
+    count = len(stack.workers)
+    stack.workers.clear()
+    try:
+        matches = [_left_alone(stack)[0] for _ in range(3)]  # nobody indexes their clocks yet
+        time.sleep(6)
+        assert all("turn_timed_out" not in [e["type"] for e in _events(stack, m)] for m in matches)
+    finally:
+        for _ in range(count):
+            stack.start_worker()  # their sweep catches the matches up, and indexes the clocks
+    for match_id in matches:
+        _wait_for(lambda match_id=match_id: "turn_timed_out" in [e["type"] for e in _events(stack, match_id)],
+                  30, f"the timeout of {match_id} fires once workers run again")
