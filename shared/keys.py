@@ -9,7 +9,6 @@
 Ids come from outside (URLs, job arguments), so they are validated: an id may never
 smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
 """
-
 from __future__ import annotations
 
 import re
@@ -38,8 +37,7 @@ def _match_key(match_id: str, what: str) -> str:
     return f"{PREFIX}:{{m:{validate_match_id(match_id)}}}:{what}"
 
 
-def _player_key(player_id: str, what: str) -> str:
-    # Player ids obey the same alphabet as match ids.
+def _player_key(player_id: str, what: str) -> str:  # player ids obey the match ids' alphabet
     return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:{what}"
 
 
@@ -61,8 +59,7 @@ def match_unprojected(match_id: str) -> str:
     return _match_key(match_id, "unprojected")
 
 
-# The marked matches, countable without a keyspace scan: one set on one server, one per slot
-# on a cluster (tagged for that slot), so the scripts that set or clear a mark keep it too.
+# The marked matches, countable without a scan: one set, or one per slot (tagged) on a cluster.
 UNPROJECTED_INDEX = f"{PREFIX}:unprojected"
 
 
@@ -125,18 +122,15 @@ def match_id_from_key(key: str | bytes) -> str:
 
 
 # --- Read models (written by the projector, read by the API) -------------------------
-# A match's views live in its own slot, beside its stream and mark (one script writes the
-# views and clears the mark); a player's scoreboard keys share the player's tag. The lobby
-# and ranking indexes are global, written by single commands only. Every read-model key
-# belongs to a generation (see shared/readmodels/generations.py): N >= 1 appends ``:g<N>``,
-# generation 0 keeps the plain names. Streams, marks and players have no generation.
+# A match's views share its slot with its stream and mark (one script writes the views and clears
+# the mark); a player's keys share the player's tag. Lobby and ranking indexes are global, written by
+# single commands. Read-model keys belong to a generation (shared/readmodels/generations.py): N >= 1
+# appends ``:g<N>``, 0 keeps the plain names. Streams, marks, players and feeds have no generation.
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
-# Matches the projector parked (a hash: match id -> JSON record, see
-# shared/readmodels/parked.py); not per generation: every generation folds the same stream.
-PARKED = f"{PREFIX}:parked"
+PARKED = f"{PREFIX}:parked"  # parked matches (a hash, see readmodels/parked.py): one for all generations
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 
@@ -184,6 +178,11 @@ def scoreboard(generation: int = 0) -> str:
 def scoreboard_matches(generation: int = 0) -> str:
     """The finished matches the scoreboard counted (a set: its size is the board's version)."""
     return SCOREBOARD_MATCHES + _generation_suffix(generation)
+
+
+def player_feed(player_id: str) -> str:
+    """The player's notices (a capped stream, see shared/readmodels/player_feeds.py)."""
+    return _player_key(player_id, "feed")
 
 
 def player_results(player_id: str, generation: int = 0) -> str:
