@@ -5,9 +5,10 @@ its decision is wanted, without listing its matches. It reads the player's feed,
 the projector appends to (:mod:`shared.readmodels.player_feeds`): first, at once, a
 ``turn`` for each playing match that awaits the player now (a scan of the read models),
 then every notice told after the feed's position *before* that scan, so nothing told in
-between is lost (a notice may come twice: clients take them as hints). Each message's
-``id`` is a feed position: a client that comes back with ``Last-Event-ID`` reads on from
-there, and one whose position the feed no longer covers gets the scan again.
+between is lost (a notice may come twice: clients take them as hints). Each notice's
+``id`` is its feed position (the scan's turns are followed by the position it was taken
+at): a client that comes back with ``Last-Event-ID`` reads on from there, and one whose
+position the feed no longer covers gets the scan again.
 
 Like a match stream it holds one gunicorn thread, one Redis connection of its own (named
 ``truc-player-stream``) and one slot of the same ``MAX_STREAMS`` cap; it never ends by
@@ -91,12 +92,14 @@ def notice_messages(
     player_id: str, start: str, first: list[dict[str, Any]], open_connection: Callable[[float], Any],
     logger: Any, keep_alive: float = KEEP_ALIVE_SECONDS,
 ) -> Iterator[bytes]:
-    """The SSE byte chunks of one player stream: ``first`` as turns at ``start``, then the feed after it.
+    """The SSE byte chunks of one player stream: ``first`` as turns, then the feed after ``start``.
 
+    The turns of the scan carry no ``id``: the position ``start`` follows them in a message
+    of its own, so a client that drops before it has seen them all gets the scan again.
     The Redis connection is opened on the first read and closed however the stream ends.
     """
-    yield b"retry: %d\nid: %s\n\n" % (RETRY_MS, start.encode()) + b"".join(
-        _message("turn", start, data) for data in first)
+    yield b"retry: %d\n" % RETRY_MS + b"".join(_message("turn", None, data) for data in first) + \
+        b"id: %s\n\n" % start.encode()
     connection = None
     try:
         connection = open_connection(keep_alive + 5)  # the socket outlives one blocking read
@@ -116,5 +119,6 @@ def notice_messages(
             connection.close()
 
 
-def _message(kind: str, entry_id: str, data: dict[str, Any]) -> bytes:
-    return b"event: %s\nid: %s\ndata: %s\n\n" % (kind.encode(), entry_id.encode(), orjson.dumps(data))
+def _message(kind: str, entry_id: str | None, data: dict[str, Any]) -> bytes:
+    position = b"" if entry_id is None else b"id: %s\n" % entry_id.encode()
+    return b"event: %s\n%sdata: %s\n\n" % (kind.encode(), position, orjson.dumps(data))

@@ -56,14 +56,23 @@ class Table:
 
 
 def messages(chunk: bytes) -> list[tuple[str | None, str | None, dict | None]]:
-    """(event, id, data) of each message in ``chunk``; keep-alive comments as (None, None, None)."""
+    """(event, id, data) of each message in ``chunk``; a position alone as (None, id, None)."""
     found = []
     for block in chunk.decode().split("\n\n"):
         lines = dict(line.split(": ", 1) for line in block.splitlines() if line and not line.startswith(":"))
-        if block.startswith(":") or "event" in lines:
+        if "event" in lines or "id" in lines:
             data = orjson.loads(lines["data"]) if "data" in lines else None
             found.append((lines.get("event"), lines.get("id"), data))
     return found
+
+
+def turns(chunk: bytes) -> list[dict]:
+    return [data for event, _, data in messages(chunk) if event == "turn"]
+
+
+def latest(table: Table, seated: Seated) -> str:
+    """The id of the latest notice of the player's feed."""
+    return table.app.extensions["truc"].redis.xrevrange(keys.player_feed(seated.id), count=1)[0][0].decode()
 
 
 @pytest.fixture
@@ -91,11 +100,13 @@ def test_the_matches_awaiting_the_player_come_at_once(table: Table) -> None:
     alice, bob = table.register("alice"), table.register("bob")
     first = table.match(alice, bob)  # dealer B: A leads
     second = table.match(bob, alice)  # dealer B, alice sits B: bob leads
-    for seated, awaited in ((alice, [first["id"]]), (bob, [second["id"]])):
+    for seated, awaited in ((alice, first), (bob, second)):
         stream = table.http.get(f"/players/{seated.id}/stream", headers=seated.headers, buffered=False)
         told = messages(next(stream.response))
-        assert [data["match_id"] for event, _, data in told if event == "turn"] == awaited
-        assert all(data["version"] == first["version"] and data["deadline"] is None for _, _, data in told)
+        assert told == [
+            ("turn", None, {"match_id": awaited["id"], "version": awaited["version"], "deadline": None}),
+            (None, latest(table, seated), None),  # then the position of their feed it reads on from, alone
+        ]
         stream.close()
     assert table.app.extensions["truc"].streams.open == 0
 
@@ -104,13 +115,12 @@ def test_a_notice_told_after_the_stream_opened_arrives_with_its_feed_position(ta
     alice, bob = table.register("alice"), table.register("bob")
     match = table.match(alice, bob)
     stream = table.http.get(f"/players/{bob.id}/stream", headers=bob.headers, buffered=False)
-    assert [event for event, _, _ in messages(next(stream.response))] == []  # alice leads: bob is not awaited
+    assert turns(next(stream.response)) == []  # alice leads: bob is not awaited
     table.play(match["id"], alice)
     told = messages(next(stream.response))
     assert [(event, data["match_id"], data["version"]) for event, _, data in told] == \
         [("turn", match["id"], match["version"] + 1)]
-    latest = table.app.extensions["truc"].redis.xrevrange(keys.player_feed(bob.id), count=1)[0][0].decode()
-    assert told[0][1] == latest
+    assert told[0][1] == latest(table, bob)
     stream.close()
 
 
@@ -119,13 +129,12 @@ def test_a_reconnect_reads_on_from_its_last_event_id(table: Table) -> None:
     match = table.match(alice, bob)
     url = f"/players/{bob.id}/stream"
     stream = table.http.get(url, headers=bob.headers, buffered=False)
-    seen = next(stream.response).decode().split("id: ")[1].split("\n")[0]  # alice leads: only the position
+    [(_, seen, _)] = messages(next(stream.response))  # alice leads: only the position
     stream.close()
     table.play(match["id"], alice)  # bob is told his turn
     table.play(match["id"], bob)  # alice takes the trick and leads: bob is awaited nowhere now
     again = table.http.get(url, headers={**bob.headers, "Last-Event-ID": seen}, buffered=False)
-    first = next(again.response)
-    assert messages(first) == []  # no scan: it reads on from ``seen``
+    assert messages(next(again.response)) == [(None, seen, None)]  # no scan: it reads on from ``seen``
     resumed = messages(next(again.response))
     assert [(event, data["version"]) for event, _, data in resumed] == [("turn", match["version"] + 1)]
     again.close()
@@ -136,8 +145,7 @@ def test_a_reconnect_the_feed_no_longer_covers_gets_the_awaiting_matches_again(t
     match = table.match(alice, bob)
     stream = table.http.get(f"/players/{alice.id}/stream", headers={**alice.headers, "Last-Event-ID": "1-0"},
                             buffered=False)
-    assert [(event, data["match_id"]) for event, _, data in messages(next(stream.response))] == \
-        [("turn", match["id"])]
+    assert [data["match_id"] for data in turns(next(stream.response))] == [match["id"]]
     stream.close()
 
 
@@ -145,7 +153,7 @@ def test_a_quiet_stream_sends_keep_alives(table: Table, monkeypatch: pytest.Monk
     monkeypatch.setattr(sse, "KEEP_ALIVE_SECONDS", 0.05)
     alice = table.register("alice")
     stream = table.http.get(f"/players/{alice.id}/stream", headers=alice.headers, buffered=False)
-    assert next(stream.response).startswith(b"retry: 2000\nid: 0-0\n\n")
+    assert next(stream.response) == b"retry: 2000\nid: 0-0\n\n"  # nothing awaits: only the position
     assert next(stream.response) == b": keep-alive\n\n"
     stream.close()
 
