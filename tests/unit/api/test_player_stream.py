@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import fakeredis
 import orjson
@@ -29,9 +30,9 @@ class Seated:
 class Table:
     """The API on fakeredis, with a projector catching matches up when told to."""
 
-    def __init__(self, client: fakeredis.FakeRedis, **env: str) -> None:
+    def __init__(self, client: Any, queue_client: Any = None, **env: str) -> None:
         config = Config.from_env({"REDIS_URL": "redis://unused", **env})
-        self.app = create_app(config, redis_client=client, queue_client=client)
+        self.app = create_app(config, redis_client=client, queue_client=queue_client or client)
         self.http = self.app.test_client()
         self.projector = ProjectorContext(RedisEventStore(client), ReadModels(client))
 
