@@ -71,8 +71,7 @@ def unprojected_index(match_id: str, per_slot: bool) -> str:
 
 def unprojected_indexes(per_slot: bool) -> list[str]:
     """Every set :func:`unprojected_index` may name."""
-    return [f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" for slot in range(SLOTS)] if per_slot \
-        else [UNPROJECTED_INDEX]
+    return [f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" for slot in range(SLOTS)] if per_slot else [UNPROJECTED_INDEX]
 
 
 def match_tokens(match_id: str) -> str:
@@ -86,8 +85,7 @@ def match_refusals(match_id: str) -> str:
 
 
 def match_catch_up(match_id: str) -> str:
-    """Set by an append that asked for a catch-up, cleared by any read of the stream: while set,
-    a queued catch-up will fold further appends too (see ``RedisEventStore.append_events``)."""
+    """Set by the append that asks a catch-up, cleared by any read of the stream: appends meanwhile ask none."""
     return _match_key(match_id, "catchup")
 
 
@@ -122,15 +120,18 @@ def match_id_from_key(key: str | bytes) -> str:
 
 
 # --- Read models (written by the projector, read by the API) -------------------------
-# A match's views share its slot with its stream and mark (one script writes the views and clears
-# the mark); a player's keys share the player's tag. Lobby and ranking indexes are global, written by
-# single commands. Read-model keys belong to a generation (shared/readmodels/generations.py): N >= 1
-# appends ``:g<N>``, 0 keeps the plain names. Streams, marks, players and feeds have no generation.
+# A match's views live in its own slot, beside its stream and mark (one script writes the
+# views and clears the mark); a player's scoreboard keys share the player's tag. The lobby
+# and ranking indexes are global, written by single commands only. Every read-model key
+# belongs to a generation (see shared/readmodels/generations.py): N >= 1 appends ``:g<N>``,
+# generation 0 keeps the plain names. Streams, marks and players have no generation.
 
 LOBBY_STATUSES = ("waiting", "playing", "finished")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
-PARKED = f"{PREFIX}:parked"  # parked matches (a hash, see readmodels/parked.py): one for all generations
+# Matches the projector parked (a hash: match id -> JSON record, see
+# shared/readmodels/parked.py); not per generation: every generation folds the same stream.
+PARKED = f"{PREFIX}:parked"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 
@@ -181,7 +182,7 @@ def scoreboard_matches(generation: int = 0) -> str:
 
 
 def player_feed(player_id: str) -> str:
-    """The player's notices (a capped stream, see shared/readmodels/player_feeds.py)."""
+    """The player's notices (a capped stream, no generation: see shared/readmodels/player_feeds.py)."""
     return _player_key(player_id, "feed")
 
 
