@@ -104,8 +104,9 @@ def test_the_matches_awaiting_the_player_come_at_once(table: Table) -> None:
     for seated, awaited in ((alice, first), (bob, second)):
         stream = table.http.get(f"/players/{seated.id}/stream", headers=seated.headers, buffered=False)
         told = messages(next(stream.response))
+        deadline = (awaited.get("clock") or {}).get("deadline")  # the view's clock, once the engine keeps one
         assert told == [
-            ("turn", None, {"match_id": awaited["id"], "version": awaited["version"], "deadline": None}),
+            ("turn", None, {"match_id": awaited["id"], "version": awaited["version"], "deadline": deadline}),
             (None, latest(table, seated), None),  # then the position of their feed it reads on from, alone
         ]
         stream.close()
