@@ -36,6 +36,18 @@ class Registered:
     token: str
 
 
+@dataclass(frozen=True)
+class ServerEvent:
+    """One server-sent event: its type, its ``id`` (where to resume from) and its JSON data.
+
+    A message with no data only moves the position (``id``) a reconnect resumes from.
+    """
+
+    event: str
+    id: str | None
+    data: Json | None
+
+
 class TrucClient:
     """One player's (or a spectator's) connection to the API; thread-safe (a connection per thread)."""
 
@@ -97,20 +109,42 @@ class TrucClient:
 
     def stream(self, match_id: str) -> Iterator[Json]:
         """The match view each time it changes (server-sent events), until the match ends."""
+        for message in self._events(f"/matches/{match_id}/stream"):
+            if message.data is not None:
+                yield message.data
+
+    def player_stream(self, player_id: str, last_event_id: str | None = None) -> Iterator[ServerEvent]:
+        """This player's notices (server-sent events) until the connection drops: ``turn``
+        ``{"match_id", "version", "deadline"}`` where a match awaits them (first every such
+        match at once), ``match`` ``{"match_id", "status", "version"}`` when one changes
+        status. Pass the last ``id`` seen as ``last_event_id`` to read on after a drop."""
+        yield from self._events(f"/players/{player_id}/stream",
+                                {"Last-Event-ID": last_event_id} if last_event_id else {})
+
+    def _events(self, path: str, headers: dict[str, str] | None = None) -> Iterator[ServerEvent]:
+        """The server-sent events of ``path`` until the server ends the stream; comments skipped."""
         conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
         try:
-            conn.request("GET", f"/matches/{match_id}/stream", headers=self._headers({"Accept": "text/event-stream"}))
+            conn.request("GET", path, headers=self._headers({"Accept": "text/event-stream", **(headers or {})}))
             response = conn.getresponse()
             if response.status != 200:
                 raise _error(response.status, response.read())
+            fields: dict[str, str] = {}
             data: list[str] = []
             for raw in response:
                 line = raw.decode().rstrip("\r\n")
-                if line.startswith("data:"):
-                    data.append(line[5:].lstrip())
-                elif not line and data:
-                    yield json.loads("\n".join(data))
-                    data = []
+                if not line:  # a blank line ends a message
+                    if data or "id" in fields:
+                        yield ServerEvent(fields.get("event", "message"), fields.get("id"),
+                                          json.loads("\n".join(data)) if data else None)
+                    fields, data = {}, []
+                elif not line.startswith(":"):  # a comment (keep-alive) is skipped
+                    name, _, value = line.partition(":")
+                    value = value[1:] if value.startswith(" ") else value
+                    if name == "data":
+                        data.append(value)
+                    else:
+                        fields[name] = value
         finally:
             conn.close()
 

@@ -9,7 +9,6 @@
 Ids come from outside (URLs, job arguments), so they are validated: an id may never
 smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
 """
-
 from __future__ import annotations
 
 import re
@@ -38,8 +37,7 @@ def _match_key(match_id: str, what: str) -> str:
     return f"{PREFIX}:{{m:{validate_match_id(match_id)}}}:{what}"
 
 
-def _player_key(player_id: str, what: str) -> str:
-    # Player ids obey the same alphabet as match ids.
+def _player_key(player_id: str, what: str) -> str:  # player ids obey the match ids' alphabet
     return f"{PREFIX}:{{p:{validate_match_id(player_id)}}}:{what}"
 
 
@@ -61,8 +59,7 @@ def match_unprojected(match_id: str) -> str:
     return _match_key(match_id, "unprojected")
 
 
-# The marked matches, countable without a keyspace scan: one set on one server, one per slot
-# on a cluster (tagged for that slot), so the scripts that set or clear a mark keep it too.
+# The marked matches, countable without a scan: one set, or one per slot (tagged) on a cluster.
 UNPROJECTED_INDEX = f"{PREFIX}:unprojected"
 
 
@@ -74,8 +71,7 @@ def unprojected_index(match_id: str, per_slot: bool) -> str:
 
 def unprojected_indexes(per_slot: bool) -> list[str]:
     """Every set :func:`unprojected_index` may name."""
-    return [f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" for slot in range(SLOTS)] if per_slot \
-        else [UNPROJECTED_INDEX]
+    return [f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" for slot in range(SLOTS)] if per_slot else [UNPROJECTED_INDEX]
 
 
 def match_tokens(match_id: str) -> str:
@@ -89,8 +85,7 @@ def match_refusals(match_id: str) -> str:
 
 
 def match_catch_up(match_id: str) -> str:
-    """Set by an append that asked for a catch-up, cleared by any read of the stream: while set,
-    a queued catch-up will fold further appends too (see ``RedisEventStore.append_events``)."""
+    """Set by the append that asks a catch-up, cleared by any read of the stream: appends meanwhile ask none."""
     return _match_key(match_id, "catchup")
 
 
@@ -184,6 +179,11 @@ def scoreboard(generation: int = 0) -> str:
 def scoreboard_matches(generation: int = 0) -> str:
     """The finished matches the scoreboard counted (a set: its size is the board's version)."""
     return SCOREBOARD_MATCHES + _generation_suffix(generation)
+
+
+def player_feed(player_id: str) -> str:
+    """The player's notices (a capped stream, no generation: see shared/readmodels/player_feeds.py)."""
+    return _player_key(player_id, "feed")
 
 
 def player_results(player_id: str, generation: int = 0) -> str:

@@ -22,6 +22,7 @@ from .browser_table import blp as table_blueprint
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
+from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
@@ -86,6 +87,7 @@ def _route(app: Flask) -> None:
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)
+    api.register_blueprint(player_stream_blueprint)
     app.register_blueprint(table_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)

@@ -70,21 +70,29 @@ class StreamHeadersSchema(Schema):
 def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
-    player = _caller(query.get("token"))
+    player = caller(query.get("token"))
     match = latest(ctx.matches, match_id)
     version, state = match.version, match.state
     if version == 0:
         raise not_found()
     if state.status.over and headers.get("last_event_id", -1) >= version:
         return Response(status=204)
-    give_back = ctx.streams.take()
+    open_connection = connection_opener(ctx.redis, match_id)
+    return sse_response(lambda: view_messages(match_id, version, state, player, open_connection, current_app.logger))
+
+
+def sse_response(messages: Callable[[], Iterator[bytes]]) -> Response:
+    """An event stream of ``messages()``, holding one of the process's stream slots until it ends.
+
+    Every live stream (a match's, a player's) counts against the one cap: past it, 503
+    ``STREAMS_BUSY`` at once, and ``messages`` is never called.
+    """
+    give_back = services().streams.take()
     if give_back is None:
         raise ApiError(503, "STREAMS_BUSY", "This server holds as many live streams as it can; try again shortly.",
                        headers={"Retry-After": str(RETRY_MS // 1000)})
     try:
-        open_connection = connection_opener(ctx.redis, match_id)
-        messages = view_messages(match_id, version, state, player, open_connection, current_app.logger)
-        response = Response(messages, mimetype="text/event-stream")
+        response = Response(messages(), mimetype="text/event-stream")
     except BaseException:
         give_back()
         raise
@@ -94,7 +102,7 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
     return response
 
 
-def _caller(query_token: str | None) -> Player | None:
+def caller(query_token: str | None) -> Player | None:
     """The calling player from the Authorization header, else from ``?token=``; 401 if unknown."""
     player = optional_player()
     if player is not None or query_token is None:
@@ -146,12 +154,17 @@ def _view_message(match_id: str, version: int, state: MatchState, player: Player
 
 def connection_opener(shared: Any, match_id: str) -> Callable[[float], redis.Redis]:
     """Opens a client of its own on the Redis ``shared`` uses (on a cluster: the match's node)."""
-    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the match's slot
-        shared = shared.get_node_from_key(keys.match_events(match_id)).redis_connection
+    return key_connection_opener(shared, keys.match_events(match_id), CLIENT_NAME)
+
+
+def key_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[float], redis.Redis]:
+    """Opens a client of its own, named ``client_name``, on the Redis that serves ``key``."""
+    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the key's slot
+        shared = shared.get_node_from_key(key).redis_connection
     pool = shared.connection_pool
 
     def open_connection(read_timeout: float) -> redis.Redis:
-        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": CLIENT_NAME}
+        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name}
         own_pool = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
         return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
 

@@ -1,8 +1,8 @@
 """``python -m services.bots``: the built-in bot, a registered player using the public API.
 
 Its identity is the ``BOT_TOKEN`` secret, shared with the API (which seats this player as B
-when a match is created with ``{"opponent": "bot"}``). It watches its own playing matches
-and acts whenever it is on turn or asked a question.
+when a match is created with ``{"opponent": "bot"}``). Its player stream tells it where it
+is on turn or asked a question, and it acts there (see :mod:`services.bots.player`).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def main() -> None:
         raise SystemExit("BOT_TOKEN is not set: the bot has no identity (make run sets one)")
     client = TrucClient(f"http://{config.host}:{config.port}", token)
     strategy = STRATEGIES[os.environ.get("BOT_STRATEGY", "heuristic")](random.Random())
-    BotPlayer(client, strategy).wait_for_api().run_forever(poll_seconds=float(os.environ.get("BOT_POLL", "0.2")))
+    BotPlayer(client, strategy).wait_for_api().run_forever()
 
 
 if __name__ == "__main__":

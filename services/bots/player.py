@@ -1,14 +1,23 @@
-"""A bot seat: finds its matches through the API and plays each move its strategy picks."""
+"""A bot seat: told by its player stream where it is awaited, it plays each move its strategy picks.
+
+It never lists its matches: the stream sends, at once, every playing match that awaits
+the bot, then a ``turn`` each time one starts awaiting it. So a server with thousands of
+dead matches costs an idle bot nothing. After a drop it reconnects from the last position
+it saw (``Last-Event-ID``), as the terminal client reconnects a match stream; notices are
+hints, so each move is decided on the match's view, sent with ``If-Match``.
+"""
 from __future__ import annotations
 
 import logging
 import time
 
 from services.bots.strategies import Strategy
-from services.client import ApiError, TrucClient
+from services.client import ApiError, ServerEvent, TrucClient
 from shared.bot import BOT_PLAYER_ID
 
 log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 2.0  # before reconnecting a dropped or refused stream (the server's `retry:`)
 
 
 class BotPlayer:
@@ -16,7 +25,8 @@ class BotPlayer:
         self.client = client
         self.strategy = strategy
         self.player_id = player_id
-        self._seen: dict[str, int] = {}  # match id -> the version last acted on or checked
+        self.position: str | None = None  # the last feed position seen: a reconnect reads on from it
+        self._acted: dict[str, int] = {}  # match id -> the version of the view last acted on
 
     def wait_for_api(self, timeout: float = 60) -> BotPlayer:
         deadline = time.monotonic() + timeout
@@ -24,47 +34,53 @@ class BotPlayer:
             try:
                 self.client.scoreboard(limit=1)
                 return self
-            except (OSError, ApiError):
+            except (OSError, ApiError) as error:
                 if time.monotonic() > deadline:
                     raise
+                log.info("waiting for the API: %s", error)
                 time.sleep(0.2)
 
-    def run_forever(self, poll_seconds: float = 0.2) -> None:
+    def run_forever(self, retry_seconds: float = RETRY_SECONDS) -> None:
+        """Follow the player stream for good, reconnecting after each drop."""
         while True:
             try:
-                if not self.play_once():
-                    time.sleep(poll_seconds)
+                self.follow()
             except (OSError, ApiError) as error:
-                log.warning("%s; retrying", error)
-                time.sleep(1)
+                log.warning("player stream: %s; reconnecting", error)
+            time.sleep(retry_seconds)
 
-    def play_once(self) -> bool:
-        """Act once in every match that waits for the bot; True if it acted anywhere."""
+    def follow(self) -> None:
+        """Play on each notice of one connection of the player stream, until it drops."""
+        for event in self.client.player_stream(self.player_id, self.position):
+            self.on_event(event)
+
+    def on_event(self, event: ServerEvent) -> bool:
+        """Act on one notice; True if the bot acted. The position moves on only once it is handled."""
         acted = False
-        try:
-            playing = self.client.my_matches(self.player_id, status="playing")
-        except ApiError as error:
-            if error.code == "NOT_FOUND":
-                return False  # the API registers the bot when it first seats it: no match yet
-            raise
-        for summary in playing:
-            if self._seen.get(summary["id"]) == summary["version"]:
-                continue
-            acted |= self._play(summary["id"], summary["version"])
-        current = {summary["id"] for summary in playing}
-        self._seen = {match: version for match, version in self._seen.items() if match in current}
+        if event.event == "turn" and event.data is not None:
+            acted = self._play(event.data["match_id"], event.data["version"])
+        elif event.event == "match" and event.data is not None and event.data["status"] != "playing":
+            self._acted.pop(event.data["match_id"], None)
+        if event.id is not None:
+            self.position = event.id
         return acted
 
     def _play(self, match_id: str, version: int) -> bool:
-        view = self.client.view(match_id, min_version=version, wait=5)
-        action = self.strategy(view)
-        self._seen[match_id] = view["version"]
-        if action is None:
+        if self._acted.get(match_id, 0) >= version:
+            return False  # told twice, or about a position already acted on
+        try:
+            view = self.client.view(match_id, min_version=version, wait=5)
+        except ApiError as error:
+            log.warning("match %s: cannot read it: %s", match_id, error)
             return False
+        action = self.strategy(view)
+        if action is None:
+            return False  # the match moved on: a newer notice tells whether it awaits the bot
         try:
             self.client.act(match_id, action, if_match=view["version"])
         except ApiError as error:
             if error.code != "VERSION_CONFLICT":
                 log.warning("match %s: %s refused: %s", match_id, action, error)
-            self._seen.pop(match_id, None)  # look again
+            return False
+        self._acted[match_id] = view["version"]
         return True

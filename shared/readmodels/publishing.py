@@ -6,6 +6,7 @@ from shared import keys
 from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
 from shared.readmodels.clocks import Clocks
+from shared.readmodels.player_feeds import PlayerFeeds, status_of
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.served import ReadModels
 from shared.rules import deadline
@@ -21,14 +22,17 @@ def publish_live(
     first and never clears the mark, so the mark is cleared only once the generation
     being served holds the events, and a served view is never newer than the one that is
     about to replace it. It is always relisted: its lobby may not list the match yet.
+    The players' feeds are told of what the served write changed, after it (``player_feeds``).
     """
     pointer = readmodels.pointer()
     models = read_models_of(projection)  # once, for both generations
     if pointer.building is not None:
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
                generation=pointer.building, clear_mark=False)
-    _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
-           generation=pointer.generation, clear_mark=True)
+    was = status_of(readmodels.at(pointer.generation), projection.match_id) if relist else None
+    if _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
+              generation=pointer.generation, clear_mark=True):  # not an older fold than the one served
+        PlayerFeeds(readmodels.client).tell(projection, status_changed=relist and was != models.summary["status"])
     Clocks(readmodels.client).set(projection.match_id, deadline(projection.state))  # the timer's index
 
 

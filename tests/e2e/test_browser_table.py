@@ -190,3 +190,23 @@ def test_a_player_registers_and_plays_a_whole_match_against_the_bot(open_page, t
 
     assert_finished_table(page)
     save_screenshot(page, tmp_path)
+
+
+@pytest.mark.timeout(60)
+def test_a_move_awaited_in_another_match_is_shown_with_a_link_to_it(open_page, stack: Stack):
+    page = open_page()
+    register_in(page, "busy")
+    page.get_by_role("button", name="Play against the bot").click()
+    sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "playing")
+    opened = page.evaluate("() => new URLSearchParams(location.search).get('match')")
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('truc.player')).token")
+    other = stack.http.post("/matches", {"opponent": "bot", "first_dealer": "B"}, token=token)  # we lead at once
+    assert other.status == 201, other.body
+
+    notice = page.locator("#elsewhere a")
+    sync_api.expect(notice).to_have_text("Your move in another match")
+    assert notice.get_attribute("href") == f"/?match={other.body['id']}" != f"/?match={opened}"
+    notice.click()
+    sync_api.expect(page.locator("#elsewhere")).to_be_hidden()
+    assert page.evaluate("() => new URLSearchParams(location.search).get('match')") == other.body["id"]
+    sync_api.expect(page.locator("#hand button:enabled")).not_to_have_count(0)  # our lead, here

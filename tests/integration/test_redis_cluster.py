@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import fakeredis
 import pytest
 from redis.cluster import RedisCluster
 
@@ -24,6 +25,7 @@ from tests.reliability.invariants import (
 )
 from tests.reliability.play import act, new_match, pick_action, register, view
 from tests.reliability.stack import Stack
+from tests.unit.api.test_player_stream import Table, latest, turns
 
 
 def test_each_match_keeps_its_keys_in_one_slot_and_matches_spread_over_the_masters(
@@ -84,3 +86,18 @@ def test_whole_matches_through_the_api_and_the_projector_on_a_cluster(
     assert read_model_differences(redis_cluster_client, match_ids) == []
     assert audit_failures(redis_cluster_client, match_ids) == {}
     assert scoreboard_rows(redis_cluster_client, [alice.id, bob.id]) == recount(redis_cluster_client, match_ids)
+
+
+def test_a_players_stream_reads_their_feed_on_the_node_of_their_slot(redis_cluster_client: RedisCluster) -> None:
+    table = Table(redis_cluster_client, queue_client=fakeredis.FakeRedis())  # RQ cannot run on a cluster
+    alice, bob = table.register("alice"), table.register("bob")
+    matches = [table.match(alice, bob) for _ in range(6)]  # alice leads in each; the matches spread over the masters
+    stream = table.http.get(f"/players/{alice.id}/stream", headers=alice.headers, buffered=False)
+    assert sorted(turn["match_id"] for turn in turns(next(stream.response))) == sorted(m["id"] for m in matches)
+    stream.close()
+    stream = table.http.get(f"/players/{bob.id}/stream", headers=bob.headers, buffered=False)
+    assert turns(next(stream.response)) == []
+    table.play(matches[-1]["id"], alice)
+    chunk = next(stream.response)
+    assert [turn["match_id"] for turn in turns(chunk)] == [matches[-1]["id"]] and latest(table, bob) in chunk.decode()
+    stream.close()

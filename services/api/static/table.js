@@ -1,5 +1,6 @@
 // The browser table: register, start or join a match, and play it live.
-// Views arrive over server-sent events (/matches/{id}/stream); nothing here polls.
+// Views arrive over server-sent events (/matches/{id}/stream); nothing here polls. The
+// player's own stream (/players/{id}/stream) says when another of their matches awaits them.
 // Every text from the server goes through textContent, never innerHTML.
 "use strict";
 
@@ -15,6 +16,9 @@ const app = {
   matchId: null,
   view: null,
   source: null, // the EventSource of the open match
+  feed: null, // the EventSource of the player's own stream
+  feedRetryMs: 0, // how long to wait before opening a refused player stream again
+  elsewhere: new Map(), // match id -> version: the player's other matches that await their move
   busy: false, // an action is on its way
   awaiting: 0, // the version our last action produced: its buttons stay off until the view reaches it
   logged: 0, // the last event version shown in the log
@@ -76,6 +80,7 @@ function setPlayer(player) {
   $("whoami-name").textContent = player ? player.name : "";
   $("register").hidden = Boolean(player);
   $("lobby").hidden = !player || (app.view !== null && app.view.status !== "finished");
+  watchFeed();
 }
 
 async function register(event) {
@@ -144,6 +149,8 @@ const STREAM_RETRY_MS = 2000; // as the server advises (its `retry:` and Retry-A
 function openMatch(id) {
   if (app.source) app.source.close();
   Object.assign(app, { matchId: id, view: null, awaiting: 0, logged: 0, logAgain: false });
+  app.elsewhere.delete(id);
+  renderElsewhere();
   history.replaceState(null, "", `/?match=${encodeURIComponent(id)}`);
   $("log").replaceChildren();
   $("log").setAttribute("aria-live", "off"); // the backlog is not read out; new lines are
@@ -173,6 +180,58 @@ async function onStreamError(source) {
     }
     openMatch(app.matchId); // readable after all: try the stream again
   });
+}
+
+// ---- the player's other matches ------------------------------------------------------
+
+function watchFeed() {
+  if (app.feed) app.feed.close();
+  app.feed = null;
+  app.elsewhere.clear();
+  renderElsewhere();
+  if (!app.player) return;
+  const { id, token } = app.player;
+  const feed = new EventSource(`/players/${encodeURIComponent(id)}/stream?token=${encodeURIComponent(token)}`);
+  feed.addEventListener("turn", (message) => onTurn(JSON.parse(message.data)));
+  feed.addEventListener("match", (message) => onMatchStatus(JSON.parse(message.data)));
+  feed.onopen = () => { app.feedRetryMs = 0; };
+  feed.onerror = () => onFeedError(feed);
+  app.feed = feed;
+}
+
+async function onFeedError(feed) {
+  if (feed.readyState !== EventSource.CLOSED) return; // dropped: the browser reconnects by itself
+  app.feedRetryMs = Math.min(Math.max(2 * app.feedRetryMs, STREAM_RETRY_MS), 60000); // refused: back off
+  await new Promise((resolve) => setTimeout(resolve, app.feedRetryMs));
+  if (app.feed === feed) watchFeed(); // still the same player: try again
+}
+
+function onTurn(turn) {
+  if (turn.match_id === app.matchId) return; // the open match shows its own moves
+  app.elsewhere.delete(turn.match_id); // the latest to ask comes last
+  app.elsewhere.set(turn.match_id, turn.version);
+  renderElsewhere();
+}
+
+function onMatchStatus(change) {
+  if (change.status !== "playing" && app.elsewhere.delete(change.match_id)) renderElsewhere();
+}
+
+function renderElsewhere() {
+  const box = $("elsewhere");
+  const ids = [...app.elsewhere.keys()];
+  box.hidden = ids.length === 0;
+  if (!ids.length) {
+    box.replaceChildren();
+    return;
+  }
+  const id = ids[ids.length - 1];
+  const link = el("a", { href: `/?match=${encodeURIComponent(id)}`, textContent: "Your move in another match" });
+  link.addEventListener("click", (event) => {
+    event.preventDefault(); // no reload: the player stays registered and the table opens it at once
+    openMatch(id);
+  });
+  box.replaceChildren(link, ids.length > 1 ? ` (and ${ids.length - 1} more)` : "");
 }
 
 function onView(view) {

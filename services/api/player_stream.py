@@ -1,0 +1,124 @@
+"""The player's own stream: ``GET /players/{id}/stream``, where they are awaited, as server-sent events.
+
+A client with many matches (the bot, a browser with one match open) learns from it where
+its decision is wanted, without listing its matches. It reads the player's feed, which
+the projector appends to (:mod:`shared.readmodels.player_feeds`): first, at once, a
+``turn`` for each playing match that awaits the player now (a scan of the read models),
+then every notice told after the feed's position *before* that scan, so nothing told in
+between is lost (a notice may come twice: clients take them as hints). Each notice's
+``id`` is its feed position (the scan's turns are followed by the position it was taken
+at): a client that comes back with ``Last-Event-ID`` reads on from there, and one whose
+position the feed no longer covers gets the scan again.
+
+Like a match stream it holds one gunicorn thread, one Redis connection of its own (named
+``truc-player-stream``) and one slot of the same ``MAX_STREAMS`` cap; it never ends by
+itself, only when its client has gone (noticed by a write, a keep-alive at the latest) or
+Redis fails.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+import redis
+from flask import Response, current_app
+from marshmallow import Schema, fields, validate
+
+from shared import keys
+from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
+
+from .context import services
+from .errors import ApiError
+from .players import Player
+from .schemas import ErrorSchema
+from .smorest import ApiBlueprint
+from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, caller, key_connection_opener, sse_response
+
+blp = ApiBlueprint("player_stream", __name__, description="A player's own notices as server-sent events.")
+
+CLIENT_NAME = "truc-player-stream"  # CLIENT LIST shows each open player stream's connection under this name
+
+
+class PlayerStreamHeadersSchema(Schema):
+    last_event_id = fields.String(
+        data_key="Last-Event-ID", validate=validate.Regexp(r"^[0-9]{1,20}-[0-9]{1,20}$"),
+        metadata={"description": "The last `id` received: a reconnect. Reads on from there, or, if the feed "
+                                 "no longer holds everything after it, sends the awaiting matches again."},
+    )
+
+
+@blp.route("/players/<id:player_id>/stream", methods=["GET"])
+@blp.arguments(StreamQuerySchema, location="query")
+@blp.arguments(PlayerStreamHeadersSchema, location="headers")
+@blp.response(200, content_type="text/event-stream",
+              description="First, at once, `event: turn` for each playing match awaiting the player; then "
+                          "`event: turn`, `data: {\"match_id\", \"version\", \"deadline\"}` whenever a match starts "
+                          "awaiting their decision (`deadline`: ISO 8601 UTC, or null) and `event: match`, "
+                          "`data: {\"match_id\", \"status\", \"version\"}` whenever one changes status. `id:` is "
+                          "the position in the player's feed; `: keep-alive` comments every 15 s.")
+@blp.alt_response(401, schema=ErrorSchema, description="`UNAUTHENTICATED`: no token, or one of no player.")
+@blp.alt_response(403, schema=ErrorSchema, description="`NOT_A_PLAYER`: the token is another player's.")
+@blp.alt_response(503, schema=ErrorSchema,
+                  description="`STREAMS_BUSY`: this server process holds `MAX_STREAMS` streams already; "
+                              "retry after `Retry-After` seconds.")
+def player_stream(query: dict, headers: dict, player_id: str) -> Response:
+    """Where the player is awaited, live: their own token only (header, or `?token=` for browsers)."""
+    _authorize(caller(query.get("token")), player_id)
+    ctx = services()
+    resume = headers.get("last_event_id")
+    open_connection = key_connection_opener(ctx.redis, keys.player_feed(player_id), CLIENT_NAME)
+
+    def messages() -> Iterator[bytes]:
+        feeds = PlayerFeeds(ctx.redis)
+        if resume is not None and feeds.resumes(player_id, resume):
+            return notice_messages(player_id, resume, [], open_connection, current_app.logger, KEEP_ALIVE_SECONDS)
+        start = feeds.position(player_id)  # before the scan: whatever is told after it is read on
+        first = list(awaiting_turns(ctx.read_models, player_id))
+        return notice_messages(player_id, start, first, open_connection, current_app.logger, KEEP_ALIVE_SECONDS)
+
+    return sse_response(messages)
+
+
+def _authorize(player: Player | None, player_id: str) -> None:
+    if player is None:
+        raise ApiError(401, "UNAUTHENTICATED", "This stream needs its player's token: 'Authorization: Bearer "
+                                               "<token>', or '?token=<token>'.")
+    if player.id != player_id:
+        raise ApiError(403, "NOT_A_PLAYER", "This stream is another player's.")
+
+
+def notice_messages(
+    player_id: str, start: str, first: list[dict[str, Any]], open_connection: Callable[[float], Any],
+    logger: Any, keep_alive: float = KEEP_ALIVE_SECONDS,
+) -> Iterator[bytes]:
+    """The SSE byte chunks of one player stream: ``first`` as turns, then the feed after ``start``.
+
+    The turns of the scan carry no ``id``: the position ``start`` follows them in a message
+    of its own, so a client that drops before it has seen them all gets the scan again.
+    The Redis connection is opened on the first read and closed however the stream ends.
+    """
+    yield b"retry: %d\n" % RETRY_MS + b"".join(_message("turn", None, data) for data in first) + \
+        b"id: %s\n\n" % start.encode()
+    connection = None
+    try:
+        connection = open_connection(keep_alive + 5)  # the socket outlives one blocking read
+        feeds, after = PlayerFeeds(connection), start
+        while True:
+            notices = feeds.wait(player_id, after, block_ms=int(keep_alive * 1000))
+            if not notices:
+                yield b": keep-alive\n\n"
+                continue
+            yield b"".join(_message(notice.kind, notice.id, notice.data) for notice in notices)
+            after = notices[-1].id
+    except redis.RedisError as error:
+        # Ending the stream is the honest answer: the client reconnects after RETRY_MS.
+        logger.warning("player stream of %s ended by redis: %s", player_id, error)
+    finally:
+        if connection is not None:
+            connection.close()
+
+
+def _message(kind: str, entry_id: str | None, data: dict[str, Any]) -> bytes:
+    position = b"" if entry_id is None else b"id: %s\n" % entry_id.encode()
+    return b"event: %s\n%sdata: %s\n\n" % (kind.encode(), position, orjson.dumps(data))
