@@ -102,13 +102,13 @@ def ending(view: dict[str, Any], mine: str, theirs: str) -> str:
 def clock_line(view: dict[str, Any], now: float | None = None) -> str:
     """Whose clock runs and the seconds left (R28), red once few are left."""
     clock = view.get("clock") or {}
-    whose = "your" if clock.get("seat") == view["you"] else "their"
+    whose = "Your" if clock.get("seat") == view["you"] else "Their"
     left = seconds_left(view, now)
     if left is None:
-        return f"⏱ {whose} clock runs"
+        return f"{whose} clock runs"
     colour = "bold red" if left <= WARN_SECONDS else "none"
     of = markup_text(clock.get("turn_seconds", "?"))
-    return f"⏱ {whose} clock: [{colour}]{left} s left[/{colour}] (of {of} s a move)"
+    return f"{whose} clock: [{colour}]{left} s left[/{colour}] (of {of} s a move)"
 
 
 def _round_lines(rnd: dict[str, Any], me: str, other: str) -> list[str]:

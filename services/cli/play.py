@@ -217,4 +217,4 @@ class Table:
         if clock.get("seat") == self.view["you"] and left is not None and left <= WARN_SECONDS:
             if self.warned != self.view["version"]:
                 self.warned = self.view["version"]
-                self.console.print(f"[bold red]⏱ {left} s left to decide[/bold red]")
+                self.console.print(f"[bold red]{left} s left to decide[/bold red]")
