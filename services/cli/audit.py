@@ -17,15 +17,20 @@ from .context import MATCH_ID, backends
 from .untrusted import markup_text
 
 
-def audit_match(store: EventStore, read_models: ReadModels, match_id: str) -> AuditReport:
-    """The event-log audit, plus: the read models equal a fresh fold of the stream."""
+def audit_match(store: EventStore, read_models: ReadModels, match_id: str,
+                lobby_seconds: int | None = None) -> AuditReport:
+    """The event-log audit, plus: the read models equal a fresh fold of the stream.
+
+    ``lobby_seconds``: the server's ``LOBBY_SECONDS`` when the operator gives it (the log
+    does not record it), to hold lobby expiries to it.
+    """
     try:
         stored = store.read(match_id)
     except CorruptEventError as error:
         report = AuditReport(match_id, store.version(match_id))
         report.fail(error.version, "versions", f"unreadable entry: {error}")
         return report
-    report = audit_events(match_id, stored)
+    report = audit_events(match_id, stored, lobby_seconds)
     if not report.ok or not stored:
         return report
     served = read_models.at(read_models.generation())  # one generation for every comparison below
@@ -63,15 +68,18 @@ def _render(console: Console, reports: list[AuditReport]) -> None:
 @click.command()
 @click.argument("match_id", type=MATCH_ID, required=False)
 @click.option("--all", "every", is_flag=True, help="Audit every match in the store.")
-def audit(match_id: str | None, every: bool) -> None:
+@click.option("--lobby-seconds", type=click.IntRange(min=1),
+              help="The server's LOBBY_SECONDS: also check that an expired match waited that long.")
+def audit(match_id: str | None, every: bool, lobby_seconds: int | None) -> None:
     """Verify MATCH (or --all): gapless versions, intact hash chain, every event re-derived by the
-    rules from the recorded actions, every deal recomputed from the revealed seed, read models
-    equal to a fresh fold. Exits 1 on any failure, naming the first bad event."""
+    rules from the recorded actions and the service's timeouts and expiries (each timeout at or
+    after its deadline), every deal recomputed from the revealed seed, read models equal to a
+    fresh fold. Exits 1 on any failure, naming the first bad event."""
     if bool(match_id) == every:
         raise click.UsageError("give a MATCH id or --all")
     ctx = backends()
     ids = sorted(ctx.store.match_ids()) if every else [match_id]
-    reports = [audit_match(ctx.store, ctx.read_models, m) for m in ids]
+    reports = [audit_match(ctx.store, ctx.read_models, m, lobby_seconds) for m in ids]
     if not every and reports[0].events == 0:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)

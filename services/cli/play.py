@@ -1,12 +1,15 @@
 """``truc play``: Le Truc in the terminal, against the bot or a person on another terminal.
 
 Keyboard driven: one key per action ([1]-[3] play the cards of your hand, [r] raise,
-[m] my remainder, [a] accept, [x] reject, [d] propose a redeal, [f] fold, [q] quit).
-The table is redrawn whenever the match changes (server-sent events, no polling).
+[m] my remainder, [a] accept, [x] reject, [d] propose a redeal, [f] fold, [g] resign,
+[c] cancel a match nobody has joined yet, [q] quit). Resigning asks first: the next key
+answers (y resigns). The table is redrawn whenever the match changes (server-sent events,
+no polling), with whose clock runs and the seconds left; a player whose clock runs is told
+once when only a few seconds are left.
 
 Everything the server sends is data, never formatting: names are chosen by players and
 an API can be anyone's, so each value goes through :func:`.untrusted.markup_text` before
-it is put into a line of rich markup.
+it is put into a line of rich markup (:mod:`.board` draws the table).
 """
 from __future__ import annotations
 
@@ -28,80 +31,11 @@ from services.client import ApiError, TrucClient
 from shared.config import Config
 from shared.private_files import private_dir, read_secret, write_secret
 
+from .board import WARN_SECONDS, key_map, render, seconds_left
 from .untrusted import markup_text, printable
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f"}
-WORDS = {"raise": "raise (2 more?)", "remainder": "my remainder", "accept": "accept", "reject": "reject",
-         "propose_redeal": "propose a redeal", "fold": "fold"}
-
-
-def pretty(card: object) -> str:
-    """A card as rich markup (its suit as a symbol); anything else the server sent, as plain text."""
-    if card is None:
-        return "··"
-    if not isinstance(card, str) or len(card) < 2 or card[-1] not in SUITS:
-        return markup_text(card)
-    colour = "red" if card[-1] in "HD" else "bold"
-    return f"[{colour}]{markup_text(card[:-1])}{SUITS[card[-1]]}[/{colour}]"
-
-
-def key_map(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The keys the player may press now, each with the action body it sends."""
-    hand = (view.get("round") or {}).get("hand", [])
-    keys: dict[str, dict[str, Any]] = {}
-    for action in view.get("legal_actions", []):
-        if action["type"] == "play":
-            keys[str(hand.index(action["card"]) + 1)] = action
-        elif action["type"] in KEYS:  # an action this client has no key for is not offered
-            keys[KEYS[action["type"]]] = action
-    return keys
-
-
-def render(console: Console, view: dict[str, Any], message: str = "") -> None:
-    """Draw the table: the players and scores, the round, your hand, and the keys you may press."""
-    me = view["you"]
-    other = "B" if me == "A" else "A"
-    players = view["players"]
-    names = {seat: markup_text(players[seat]["name"]) if players.get(seat) else "(waiting)" for seat in ("A", "B")}
-    match = markup_text(view["id"])
-    console.rule(f"Le Truc · match {match} · you are {markup_text(me)} ({names[me]}) vs {names[other]}")
-    mine, theirs, target = (markup_text(value) for value in (view["scores"][me], view["scores"][other],
-                                                             view["rules"]["target"]))
-    console.print(f"Score  you {mine} · {theirs} them   (first to {target})")
-    if view["status"] == "waiting":
-        console.print(f"Waiting for an opponent: they join with  truc play --name NAME --join {match}")
-    elif view["status"] == "finished":
-        result = "you won" if view["winner"] == me else "you lost"
-        console.print(f"[bold]Match over: {result} {mine}–{theirs}.[/bold]")
-    elif view.get("round"):
-        for line in _round_lines(view["round"], me, other):
-            console.print(line)
-    if message:
-        console.print(markup_text(message, "red"))
-    keys = key_map(view)
-    if keys:
-        choices = " ".join(f"\\[{k}] {markup_text(a['card']) if a['type'] == 'play' else WORDS[a['type']]}"
-                           for k, a in keys.items())
-        console.print(f"Your move: {choices}   \\[q] quit")
-
-
-def _round_lines(rnd: dict[str, Any], me: str, other: str) -> list[str]:
-    remainder = " · [bold]remainder round[/bold]" if rnd["remainder_round"] else ""
-    number, dealer, value = (markup_text(rnd[field]) for field in ("number", "dealer", "value"))
-    lines = [f"Round {number} · dealer {dealer} · worth {value}{remainder}"]
-    for i, trick in enumerate(rnd["tricks"], 1):
-        result = f"→ {markup_text(trick['winner'])}" if trick["winner"] else ("spoiled" if trick["spoiled"] else "")
-        lines.append(f"  trick {i}: you {pretty(trick['cards'][me])}  them {pretty(trick['cards'][other])}  {result}")
-    pending = rnd["pending"]
-    if pending:
-        asker = "you" if pending["by"] == me else "they"
-        question = {"raise": f"2 more? (to {markup_text(pending['value'])})", "remainder": "my remainder!",
-                    "redeal": "redeal?"}[pending["type"]]
-        lines.append(f"  [yellow]{asker} asked: {question}[/yellow]")
-    hand = "  ".join(f"\\[{i}] {pretty(card)}" for i, card in enumerate(rnd["hand"], 1))
-    lines.append(f"Your hand: {hand}   ({'your turn' if rnd['turn'] == me else 'their turn'})")
-    return lines
+OVER = ("finished", "cancelled")  # a match in either status changes no more
+RESIGN_PROMPT = "[bold]Resign this match?[/bold] Your opponent wins it at once. \\[y/n]"
 
 
 def _token_file(config: Config, name: str) -> Path:
@@ -127,7 +61,7 @@ def _feed(inbox: queue.Queue, client: TrucClient, match_id: str) -> None:
         try:
             for view in client.stream(match_id):
                 inbox.put(("view", view))
-                finished = view["status"] == "finished"
+                finished = view["status"] in OVER
         except (OSError, ApiError) as error:
             inbox.put(("error", str(error)))
         if not finished:
@@ -210,21 +144,77 @@ def _session(client: TrucClient, console: Console, view: dict[str, Any], keyboar
     inbox: queue.Queue = queue.Queue()
     threading.Thread(target=_feed, args=(inbox, client, view["id"]), daemon=True).start()
     threading.Thread(target=_keys, args=(inbox, keyboard), daemon=True).start()
+    threading.Thread(target=_ticks, args=(inbox,), daemon=True).start()
+    table = Table(client, console, view)
     render(console, view)
     while True:
         kind, value = inbox.get()
         if kind == "view":
-            if value["version"] != view["version"]:  # the stream opens with the view already drawn
-                render(console, value)
-            view = value
-        elif kind == "key":
-            if value in ("q", "\x03", "\x04"):
-                return
-            action = key_map(view).get(value)
-            if action is not None:
-                try:
-                    client.act(view["id"], action, if_match=view["version"])
-                except ApiError as error:
-                    render(console, view, error.message)
-        elif kind in ("ended", "error") and view["status"] == "finished":
+            table.show(value)
+        elif kind == "key" and not table.press(value):
             return
+        elif kind == "tick":
+            table.tick()
+        elif kind in ("ended", "error") and table.view["status"] in OVER:
+            return
+
+
+def _ticks(inbox: queue.Queue) -> None:
+    while True:
+        time.sleep(1)
+        inbox.put(("tick", None))
+
+
+class Table:
+    """One player's session at a match: the view shown, and what their keys do to it."""
+
+    def __init__(self, client: TrucClient, console: Console, view: dict[str, Any]) -> None:
+        self.client, self.console, self.view = client, console, view
+        self.confirming: dict[str, Any] | None = None  # the resignation asked about: the next key answers
+        self.warned = -1  # the version whose clock warning was given
+
+    def show(self, view: dict[str, Any]) -> None:
+        """A view from the stream; drawn unless it is the one already drawn."""
+        if view["version"] != self.view["version"]:
+            render(self.console, view)
+            if self.confirming is not None and self.confirming not in view.get("legal_actions", []):
+                self.confirming = None  # the match ended meanwhile: nothing left to confirm
+            elif self.confirming is not None:
+                self.console.print(RESIGN_PROMPT)  # still asked: the next key answers
+        self.view = view
+
+    def press(self, key: str) -> bool:
+        """Handle one key; False when the player quits."""
+        if key in ("\x03", "\x04"):
+            return False
+        if self.confirming is not None:
+            action, self.confirming = self.confirming, None
+            if key in ("y", "Y"):
+                self.send(action)
+            else:
+                self.console.print("Not resigned: play on.")
+            return True
+        if key == "q":
+            return False
+        action = key_map(self.view).get(key)
+        if action is not None and action["type"] == "resign":
+            self.confirming = action
+            self.console.print(RESIGN_PROMPT)
+        elif action is not None:
+            self.send(action)
+        return True
+
+    def send(self, action: dict[str, Any]) -> None:
+        try:
+            self.client.act(self.view["id"], action, if_match=self.view["version"])
+        except ApiError as error:
+            render(self.console, self.view, error.message)
+
+    def tick(self) -> None:
+        """Once a second: warn the player, once per move, that their clock is nearly out."""
+        clock = self.view.get("clock") or {}
+        left = seconds_left(self.view)
+        if clock.get("seat") == self.view["you"] and left is not None and left <= WARN_SECONDS:
+            if self.warned != self.view["version"]:
+                self.warned = self.view["version"]
+                self.console.print(f"[bold red]{left} s left to decide[/bold red]")

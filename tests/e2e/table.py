@@ -66,7 +66,7 @@ def play_to_the_end(stack: Stack, match_id: str, seats: dict[str, Seated], rng: 
             assert not hidden_cards_shown(views[other], hand), "a seat saw the other's unplayed cards"
             assert not hidden_cards_shown(spectator, hand), "a spectator saw unplayed cards"
         choices = [(seat, action) for seat, v in views.items() for action in v["legal_actions"]
-                   if action["type"] != "resign"]  # played to a winner on points
+                   if action["type"] != "resign"]  # played to a winner on score: resigning is tested on its own
         weights = [0.03 if action["type"] in ("fold", "remainder") else 1.0 for _, action in choices]
         seat, action = rng.choices(choices, weights)[0]
         acted = stack.http.post(

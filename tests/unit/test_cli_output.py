@@ -42,6 +42,7 @@ def table_view(name: str) -> dict:
                   "tricks": [{"cards": {"A": "KD", "B": name}, "winner": name, "spoiled": False}],
                   "pending": {"type": "raise", "by": "B", "value": name}, "hand": ["9S", name]},
         "legal_actions": [{"type": "play", "card": "9S"}, {"type": "fold"}],
+        "clock": {"seat": "A", "deadline": name, "turn_seconds": name}, "ended_by": name,
     }
 
 

@@ -16,10 +16,25 @@ import pytest
 from click.testing import CliRunner
 
 from services.cli import replay as replay_cli
+from services.cli.replay_lines import DESCRIBERS
 from services.cli.untrusted import printable
 from shared.codec import encode
 from shared.eventstore import InMemoryEventStore, NewEvent
-from shared.rules import CreateMatch, JoinMatch, MatchState, RemainderReject, Rules, Seat, decide, evolve
+from shared.rules import (
+    CreateMatch,
+    ExpireLobby,
+    JoinMatch,
+    MatchState,
+    RemainderReject,
+    Rules,
+    Seat,
+    TimeOut,
+    clocked,
+    deadline,
+    decide,
+    evolve,
+    owes,
+)
 from shared.rules.events import EVENT_TYPES, CardPlayed, Event
 from tests.unit.rules.given import command, deck_for
 
@@ -57,19 +72,21 @@ HOSTILE_NAMES = {  # name -> how it must print
     ":smile: [link=http://x]y[/link]": ":smile: [link=http://x]y[/link]",
 }
 _PREVIOUS_VALUE = Rules(remainder_reject=RemainderReject.PREVIOUS_VALUE)  # the match goes on
+T0 = 1_700_000_000_000  # 2023-11-14T22:13:20Z: the time of the latest event, for the clock's commands
 
 
 class Table:
     """A match played in memory: round 1 dealt with or without a redeal to come, then round 2."""
 
     def __init__(self, redeal: bool = False, rules: Rules = _PREVIOUS_VALUE,
-                 names: tuple[str, str] = ("alice", "bob")) -> None:
+                 names: tuple[str, str] = ("alice", "bob"), join: bool = True) -> None:
         first = DISCARDED if redeal else ROUND_1
         top = " ".join(a + " " + b for a, b in zip(ROUND_1["A"].split(), ROUND_1["B"].split())) if redeal else ""
         decks = (deck_for(first["B"], first["A"], top), deck_for(ROUND_2["A"], ROUND_2["B"]))
         self.state, self.events = MatchState(), []
         self._apply(CreateMatch("m1", "p-a", names[0], rules, Seat.B, None, decks))
-        self._apply(JoinMatch("p-b", names[1]))
+        if join:
+            self._apply(JoinMatch("p-b", names[1]))
         if redeal:
             self.play("A propose_redeal", "B accept")
 
@@ -82,6 +99,17 @@ class Table:
     def play(self, *steps: str) -> Table:
         for step in steps:
             self._apply(command(step))
+        return self
+
+    def time_out(self) -> Table:
+        """The seat that owes lets its deadline pass (the latest event was at ``T0``)."""
+        self.state = clocked(self.state, T0)
+        self._apply(TimeOut(owes(self.state), deadline(self.state)))
+        return self
+
+    def expire(self) -> Table:
+        self.state = clocked(self.state, T0)
+        self._apply(ExpireLobby(T0 + 3_600_000, 3600))
         return self
 
     def end_round(self, ending: str) -> Table:
@@ -197,8 +225,50 @@ def test_a_hostile_name_prints_as_plain_text_without_terminal_controls(replay_of
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", output)
 
 
+def test_a_timeout_says_whose_time_ran_out_and_marks_the_decision_it_made(replay_of):
+    output = replay_of(Table().time_out().store())
+
+    assert "A's time ran out · deadline 2023-11-14T22:14:20.000Z" in output
+    assert "A folds (by default: the time ran out)" in output
+    assert "round won by B (+1, fold)" in output and output.count("(by default") == 1
+
+
+def test_a_second_timeout_in_a_row_abandons_the_match(replay_of):
+    output = replay_of(Table().time_out().play("B 10H").time_out().store())
+
+    assert "A's time ran out again, twice in a row" in output
+    assert output.splitlines()[-1].endswith("Match won by B 0–1 · A abandoned it: time ran out twice in a row")
+
+
+def test_a_resignation_ends_the_match_and_says_who_resigned(replay_of):
+    output = replay_of(Table().play("A KD", "B resign").store())
+
+    assert "Match won by A 0–0 · B resigned" in output
+    assert f"Round 1 · dealer B · A: {ROUND_1['A']}" in output  # a finished match hides nothing
+
+
+def test_a_match_won_on_score_says_so(replay_of):
+    table = Table(rules=Rules()).play("A KD", "B remainder", "A reject")
+
+    assert "Match won by B 0–12 · on score" in replay_of(table.store())
+
+
+@pytest.mark.parametrize(("name", "shown"), HOSTILE_NAMES.items(), ids=range(len(HOSTILE_NAMES)))
+def test_a_match_cancelled_by_its_creator_names_the_creator_as_plain_text(replay_of, name, shown):
+    output = replay_of(Table(names=(name, "bob"), join=False).play("A cancel").store())
+
+    assert output.splitlines()[-1].endswith(f"Match cancelled by its creator {shown}")
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", output)
+
+
+def test_a_match_nobody_joined_in_time_says_it_expired(replay_of):
+    output = replay_of(Table(join=False).expire().store())
+
+    assert output.splitlines()[-1].endswith("Match cancelled: it expired, nobody joined in time")
+
+
 def test_every_event_the_engine_records_has_a_describer():
-    assert set(replay_cli.DESCRIBERS) == set(EVENT_TYPES.values())
+    assert set(DESCRIBERS) == set(EVENT_TYPES.values())
 
 
 def test_printable_shows_controls_and_bidi_characters_as_their_escapes():

@@ -7,7 +7,9 @@
 const $ = (id) => document.getElementById(id);
 const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
 const RANKS = { J: "jack", Q: "queen", K: "king", A: "ace" };
-const ACTION_ORDER = ["accept", "remainder", "reject", "raise", "propose_redeal", "fold"];
+const ACTION_ORDER = ["accept", "remainder", "reject", "raise", "propose_redeal", "fold", "resign", "cancel"];
+const OVER = ["finished", "cancelled"]; // a match in either status changes no more
+const WARN_SECONDS = 10; // the player whose clock runs hears once when this little is left
 const STORAGE_KEY = "truc.player";
 const LOG_PAGE = 1000; // events per fetch of the log
 
@@ -24,7 +26,12 @@ const app = {
   logged: 0, // the last event version shown in the log
   logging: null, // the log fetch in flight
   logAgain: false,
+  defaulting: null, // the seat whose timeout the log just showed: its next decision was the default
+  confirming: false, // "Resign this match?" is asked: the actions are its two answers
+  warned: 0, // the version whose clock warning was announced
 };
+
+const isOver = (view) => OVER.includes(view.status);
 
 // ---- the API -------------------------------------------------------------------------
 
@@ -79,7 +86,7 @@ function setPlayer(player) {
   $("whoami").hidden = !player;
   $("whoami-name").textContent = player ? player.name : "";
   $("register").hidden = Boolean(player);
-  $("lobby").hidden = !player || (app.view !== null && app.view.status !== "finished");
+  $("lobby").hidden = !player || (app.view !== null && !isOver(app.view));
   watchFeed();
 }
 
@@ -148,7 +155,8 @@ const STREAM_RETRY_MS = 2000; // as the server advises (its `retry:` and Retry-A
 
 function openMatch(id) {
   if (app.source) app.source.close();
-  Object.assign(app, { matchId: id, view: null, awaiting: 0, logged: 0, logAgain: false });
+  Object.assign(app, { matchId: id, view: null, awaiting: 0, logged: 0, logAgain: false, defaulting: null,
+    confirming: false, warned: 0 });
   app.elsewhere.delete(id);
   renderElsewhere();
   history.replaceState(null, "", `/?match=${encodeURIComponent(id)}`);
@@ -167,7 +175,7 @@ async function onStreamError(source) {
     $("live").textContent = "Reconnecting…";
     return;
   }
-  if (app.view && app.view.status === "finished") return; // the stream ends with the match
+  if (app.view && isOver(app.view)) return; // the stream ends with the match
   $("live").textContent = "Not connected.";
   await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_MS)); // e.g. a server whose streams are all busy
   if (app.source !== source) return; // another match was opened meanwhile
@@ -237,7 +245,7 @@ function renderElsewhere() {
 function onView(view) {
   if (app.view && view.version < app.view.version) return;
   app.view = view;
-  if (view.status === "finished" && app.source) {
+  if (isOver(view) && app.source) {
     app.source.close(); // nothing more will come
     $("live").textContent = "";
   }
@@ -300,13 +308,14 @@ function render(view) {
   $("match").hidden = false;
   $("match").dataset.version = view.version;
   $("match").dataset.status = view.status;
-  $("lobby").hidden = !app.player || view.status !== "finished";
+  $("lobby").hidden = !app.player || !isOver(view);
   $("share").hidden = !(view.status === "waiting" && view.you === "A");
   $("share-link").value = `${location.origin}/?join=${encodeURIComponent(view.id)}`;
   $("scores").textContent = `${nameOf(me)} ${view.scores[me]} – ${view.scores[other(me)]} ${nameOf(other(me))}`
     + ` · first to ${view.rules.target}`;
   $("status").textContent = statusLine(view);
-  $("status").classList.toggle("result", view.status === "finished");
+  $("status").classList.toggle("result", isOver(view));
+  renderClock();
   renderQuestion(view);
   renderSeats(view, me);
   renderTricks(view, me);
@@ -318,14 +327,55 @@ function render(view) {
 
 function statusLine(view) {
   if (view.status === "waiting") return "Waiting for an opponent to sit down…";
-  if (view.status === "finished") {
-    return `${verb(view.winner, "win", "wins")} the match ${view.scores.A}–${view.scores.B}!`;
-  }
+  if (isOver(view)) return endingLine(view);
   const r = view.round;
   const deal = `${verb(r.dealer, "deal", "deals")}`;
   const turn = r.turn === view.you ? "your turn to play" : `${nameOf(r.turn)} to play`;
   const remainder = r.remainder_round ? " · remainder round: it decides the match" : "";
   return `Round ${r.number} · ${deal} · worth ${r.value}${remainder} · ${turn}`;
+}
+
+// How the match ended (the view's ended_by): who won and why, or why it was cancelled.
+function endingLine(view) {
+  if (view.ended_by === "cancelled") return "The match was cancelled by its creator.";
+  if (view.ended_by === "expired") return "The match expired: nobody joined in time.";
+  if (!view.winner) return "The match is over.";
+  const won = `${verb(view.winner, "win", "wins")} the match ${view.scores.A}–${view.scores.B}`;
+  const loser = other(view.winner) === view.you ? "you" : nameOf(other(view.winner));
+  if (view.ended_by === "resigned") return `${won}: ${loser} resigned.`;
+  if (view.ended_by === "abandoned") return `${won}: ${loser} ran out of time twice in a row.`;
+  return `${won} on score!`;
+}
+
+// ---- the clock: whose decision the match waits for, and the seconds left --------------
+
+function secondsLeft(clock) {
+  const due = clock ? Date.parse(clock.deadline) : NaN;
+  return Number.isFinite(due) ? Math.max(0, Math.ceil((due - Date.now()) / 1000)) : null;
+}
+
+// Drawn with every view and once a second. The timer itself is silent (role="timer"); the
+// alert region speaks once a move, when the player's own clock is nearly out.
+function renderClock() {
+  const view = app.view;
+  const clock = view && !isOver(view) ? view.clock : null;
+  const box = $("clock");
+  box.hidden = !clock;
+  if (!clock) return;
+  const left = secondsLeft(clock);
+  const mine = clock.seat === view.you;
+  const whose = mine ? "Your clock" : `${nameOf(clock.seat)}’s clock`;
+  const low = mine && left !== null && left <= WARN_SECONDS;
+  box.textContent = left === null ? `${whose} is running.`
+    : left === 0 ? `${whose}: time is up.` : `${whose}: ${left} s left`;
+  box.classList.toggle("mine", mine);
+  box.classList.toggle("low", low);
+  if (app.warned !== view.version && low) {
+    app.warned = view.version;
+    $("clock-alert").textContent = left ? `${left} seconds left to decide.` : "Your time is up.";
+  } else if (app.warned !== view.version) {
+    $("clock-alert").textContent = "";
+  }
 }
 
 function renderQuestion(view) {
@@ -390,21 +440,49 @@ function renderTricks(view, me) {
 
 const ACTION_LABELS = {
   raise: "2 more?", remainder: "My remainder!", accept: "Accept", reject: "Refuse",
-  fold: "Fold", propose_redeal: "Propose a redeal",
+  fold: "Fold", propose_redeal: "Propose a redeal", resign: "Resign", cancel: "Cancel the match",
 };
+const DANGER = new Set(["fold", "resign", "cancel"]);
 
 function renderActions(view) {
-  const actions = view.legal_actions.filter((a) => Object.hasOwn(ACTION_LABELS, a.type))  // only what it can name
+  const actions = view.legal_actions.filter((a) => a.type !== "play" && ACTION_LABELS[a.type])
     .sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
+  const resign = actions.find((a) => a.type === "resign");
+  app.confirming &&= Boolean(resign); // a match that ended meanwhile asks nothing
+  if (app.confirming) {
+    $("actions").replaceChildren(...resignQuestion(resign));
+    return;
+  }
   $("actions").replaceChildren(...actions.map((action) => {
     const label = action.type === "remainder" && view.round.pending ? "My remainder! (accept)" : ACTION_LABELS[action.type];
     const button = el("button", {
-      type: "button", textContent: label, disabled: locked(), className: action.type === "fold" ? "danger" : "",
-      onclick: () => act(action),
+      type: "button", textContent: label, disabled: locked(), className: DANGER.has(action.type) ? "danger" : "",
+      onclick: () => (action.type === "resign" ? askToResign(true) : act(action)),
     });
     button.dataset.key = button.dataset.action = action.type;
     return button;
   }));
+}
+
+// Resigning loses the match at once: the button asks first, in the page, and the answer is
+// a button too (Escape says no). Focus goes to "No" so that a stray Enter changes nothing.
+function resignQuestion(resign) {
+  const question = el("p", { id: "resign-question", className: "confirm", textContent: "Resign this match? Your opponent wins it at once." });
+  const yes = el("button", { type: "button", className: "danger", textContent: "Yes, resign", disabled: locked(),
+    onclick: () => { app.confirming = false; act(resign); } });
+  const no = el("button", { type: "button", className: "quiet", textContent: "No, play on", onclick: () => askToResign(false) });
+  for (const [button, key] of [[yes, "resign-yes"], [no, "resign-no"]]) {
+    button.dataset.key = key;
+    button.setAttribute("aria-describedby", "resign-question");
+  }
+  return [question, yes, no];
+}
+
+function askToResign(asking) {
+  app.confirming = asking;
+  render(app.view);
+  const focus = asking ? '[data-key="resign-no"]' : '[data-key="resign"]';
+  ($("actions").querySelector(focus) || $("log")).focus();
 }
 
 function locked() {
@@ -432,7 +510,10 @@ async function refreshLog() {
       const log = $("log");
       app.logAgain ||= body.events.length === LOG_PAGE; // a long match: fetch the next page too
       for (const event of body.events) {
-        log.append(el("li", { className: event.type === "round_dealt" ? "round" : "", textContent: describe(event) }));
+        const byDefault = app.defaulting && event.data.seat === app.defaulting && event.type !== "turn_timed_out";
+        const text = describe(event) + (byDefault ? " (The time ran out: the default decision.)" : "");
+        log.append(el("li", { className: event.type === "round_dealt" ? "round" : "", textContent: text }));
+        app.defaulting = event.type === "turn_timed_out" ? event.data.seat : null;
         app.logged = event.version;
       }
       log.scrollTop = log.scrollHeight;
@@ -470,14 +551,28 @@ function describe(event) {
     folded: () => `${verb(s, "fold", "folds")}.`,
     round_won: () => `${verb(s, "win", "wins")} round ${d.round}: +${d.points}. Score ${d.scores.A}–${d.scores.B}.`,
     round_void: () => `Round ${d.round} is void.`,
-    match_won: () => `${verb(s, "win", "wins")} the match ${d.scores.A}–${d.scores.B}!`,
+    match_won: () => wonLine(d),
+    turn_timed_out: () => `${s === app.view.you ? "Your" : `${nameOf(s)}’s`} time ran out.`,
+    match_cancelled: () => (d.reason === "expired" ? "The match expired: nobody joined in time."
+      : "The creator cancelled the match."),
   };
   return (texts[event.type] || (() => event.type))();
+}
+
+function wonLine(d) {
+  const won = `${verb(d.seat, "win", "wins")} the match ${d.scores.A}–${d.scores.B}`;
+  if (d.reason === "resigned") return `${verb(other(d.seat), "resign", "resigns")}: ${won}.`;
+  if (d.reason === "abandoned") return `${verb(other(d.seat), "run", "runs")} out of time twice in a row: ${won}.`;
+  return `${won}!`;
 }
 
 // ---- wiring --------------------------------------------------------------------------
 
 function onKey(event) {
+  if (event.key === "Escape" && app.confirming) {
+    askToResign(false);
+    return;
+  }
   const typing = event.target instanceof HTMLInputElement;
   if (typing || event.altKey || event.ctrlKey || event.metaKey || !/^[1-3]$/.test(event.key)) return;
   const button = $("hand").querySelectorAll("button")[Number(event.key) - 1];
@@ -497,6 +592,7 @@ function start() {
     await navigator.clipboard.writeText($("share-link").value).then(() => say("Link copied."), () => $("share-link").select());
   });
   document.addEventListener("keydown", onKey);
+  setInterval(renderClock, 1000);
   setPlayer(app.player);
   const params = new URLSearchParams(location.search);
   $("invite-join").addEventListener("click", () => attempt(acceptInvite));

@@ -5,14 +5,17 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from services.api.app import Matches
+from services.api.app import Matches, act, create
 from services.cli import truc
 from shared import keys
+from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, rebuild_match
+from shared.rules import CancelReason, Rules
+from shared.rules.events import MatchCancelled
 from shared.seeds import SeedVault
-from tests.match_support import play_through_service
+from tests.match_support import ALICE, play_through_service
 
 AUDIENCES = ("A", "B", "spectator")
 
@@ -97,6 +100,22 @@ def test_audit_fails_on_read_models_that_differ_from_a_fresh_fold(env, finished,
     redis_client.hset(key, "spectator", orjson.dumps(view))
     result = run(env, "audit", finished)
     assert result.exit_code == 1 and "read_models" in result.output
+
+
+def test_audit_re_decides_a_resignation_and_holds_an_expiry_to_lobby_seconds_only_when_given(
+        env, service, redis_client):
+    resigned = play_through_service(service, random.Random(3), stop_after=4)
+    act(service, resigned, ALICE, {"type": "resign"})
+    expired = create(service, ALICE, {"rules": Rules(), "first_dealer": None}).match_id
+    RedisEventStore(redis_client).append(expired, [encode(MatchCancelled(CancelReason.EXPIRED))], 1)
+    for match_id in (resigned, expired):
+        project(redis_client, match_id)
+
+    result = run(env, "audit", "--all")
+    assert result.exit_code == 0 and "2 passed, 0 failed" in result.output, result.output
+    assert "LOBBY_SECONDS is not recorded" in result.output
+    strict = run(env, "audit", expired, "--lobby-seconds", "3600")
+    assert strict.exit_code == 1 and "v2 rules" in strict.output and "NOT_DUE" in strict.output
 
 
 def test_replay_prints_rounds_tricks_and_the_winner_and_stops_at_a_version(env, finished):

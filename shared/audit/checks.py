@@ -1,57 +1,32 @@
-"""Audit one match's recorded events: gapless, chained, lawful and fairly dealt.
-
-``audit_events`` needs nothing but the events: it checks that versions run 1..n, that
-every hash-chain link is intact, that the match created is this match and every player
-seated has an id and a name the API could have given (:mod:`shared.identity`), and that
-replaying the recorded *player actions* through ``decide`` yields exactly the recorded
-events — derived outcomes and deals included. Once a match is won its seed is revealed,
-so every shuffled deal is recomputed from the seed and the seed is checked against the
-commitment recorded at creation. Before that, deals can only be checked for consistency.
-"""
+"""The audit's checks of the log itself: versions, the hash chain, identities, deals and the
+seed; then the re-derivation of every decision (:mod:`.rederive`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from shared.codec import UnknownEventError, decode
 from shared.eventstore.chain import chain_hash, genesis_hash
 from shared.eventstore.port import StoredEvent, encode_data
 from shared.identity import validate_player_id, validate_player_name
-from shared.rules import DECK, INITIAL, Command, Event, RuleError, Seat, decide, replay
-from shared.rules import commands as cmd
+from shared.rules import DECK, CancelReason, Event, Seat
 from shared.rules import events as ev
 from shared.rules.chance import Chance, SeededChance, fits_commitment
 
-
-@dataclass(frozen=True)
-class Finding:
-    version: int
-    check: str  # versions | chain | identity | rules | deal | seed | read_models
-    message: str
+from .rederive import rederive
+from .report import AuditReport
 
 
-@dataclass
-class AuditReport:
-    match_id: str
-    events: int
-    failures: list[Finding] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+def audit_events(match_id: str, stored: Sequence[StoredEvent], lobby_seconds: int | None = None) -> AuditReport:
+    """Every check that needs only the event log, in order; the report names the first bad event.
 
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-    def fail(self, version: int, check: str, message: str) -> None:
-        self.failures.append(Finding(version, check, message))
-
-
-def audit_events(match_id: str, stored: Sequence[StoredEvent]) -> AuditReport:
-    """Every check that needs only the event log, in order; the report names the first bad event."""
+    ``lobby_seconds``: the server's ``LOBBY_SECONDS``, if the auditor knows it; without it a
+    lobby expiry is checked for everything but having waited that long (see :mod:`.rederive`).
+    """
     report = AuditReport(match_id, len(stored))
     _check_versions(stored, report)
     _check_chain(match_id, stored, report)
     if report.ok:
-        _check_rules(stored, report)
+        _check_rules(stored, report, lobby_seconds)
     return report
 
 
@@ -100,7 +75,7 @@ def _deck_of(dealt: ev.RoundDealt) -> tuple[str, ...]:
     return tuple(card for pair in zip(non_dealer, dealer) for card in pair) + dealt.stock
 
 
-def _check_rules(stored: Sequence[StoredEvent], report: AuditReport) -> None:
+def _check_rules(stored: Sequence[StoredEvent], report: AuditReport, lobby_seconds: int | None) -> None:
     events = []
     for record in stored:
         try:
@@ -115,29 +90,17 @@ def _check_rules(stored: Sequence[StoredEvent], report: AuditReport) -> None:
     chance = _chance(stored, events, report)
     if chance is None:
         return
-    state, i = INITIAL, 0
-    while i < len(events):
-        command = command_of(events[i])
-        if command is None:
-            report.fail(stored[i].version, "rules", f"{events[i].type} is not a player action at this point")
-            return
-        try:
-            expected = decide(state, command, chance)
-        except RuleError as refusal:
-            report.fail(stored[i].version, "rules", f"{events[i].type} was illegal here: {refusal.code.value}")
-            return
-        except ValueError as error:  # SetupError included: a creation no service would accept
-            report.fail(stored[i].version, "rules", f"{events[i].type} cannot be replayed: {error}")
-            return
-        found = events[i:i + len(expected)]
-        for offset, (want, got) in enumerate(zip(expected, found + [None] * len(expected))):
-            if want != got:
-                kind = "deal" if isinstance(want, ev.RoundDealt) and isinstance(chance, SeededChance) else "rules"
-                version = stored[i + offset].version if i + offset < len(stored) else len(stored) + 1
-                report.fail(version, kind, f"the rules derive {want.type} {_brief(want)}, the log has "
-                                           f"{getattr(got, 'type', 'nothing')} {_brief(got)}")
-                return
-        state, i = replay(expected, state), i + len(expected)
+    _note_expiry(events, report, lobby_seconds)
+    rederive(stored, events, chance, report, lobby_seconds)
+
+
+def _note_expiry(events: Sequence[Event], report: AuditReport, lobby_seconds: int | None) -> None:
+    expired = any(isinstance(e, ev.MatchCancelled) and e.reason is CancelReason.EXPIRED for e in events)
+    if expired and lobby_seconds is None:
+        report.notes.append("lobby expiry checked as waiting and not before creation only: "
+                            "LOBBY_SECONDS is not recorded (give it to check the wait)")
+    elif expired:
+        report.notes.append(f"lobby expiry checked against LOBBY_SECONDS={lobby_seconds}")
 
 
 def _chance(stored: Sequence[StoredEvent], events: Sequence[Event], report: AuditReport) -> Chance | None:
@@ -145,6 +108,9 @@ def _chance(stored: Sequence[StoredEvent], events: Sequence[Event], report: Audi
     won = events[-1] if events and isinstance(events[-1], ev.MatchWon) else None
     if created is not None and created.decks:
         report.notes.append(f"custom match: rounds 1-{len(created.decks)} were dealt from given decks")
+    if events and isinstance(events[-1], ev.MatchCancelled):
+        report.notes.append("cancelled while waiting: nothing was dealt")
+        return RecordedChance(events)
     if won is None:
         report.notes.append("deals checked for consistency only: the seed is revealed when the match is won")
         return RecordedChance(events)
@@ -199,32 +165,3 @@ def _check_deals(stored: Sequence[StoredEvent], events: Sequence[Event], report:
             report.fail(record.version, "deal", f"{event.type} is not a deal of the 32 cards (3 each, 26 in stock)")
             return False
     return True
-
-
-def command_of(event: Event) -> Command | None:
-    """The player action (or seating) a recorded event is the first fact of; None if derived."""
-    if isinstance(event, ev.MatchCreated):
-        start = event.start_scores if event.custom and (not event.decks or event.start_scores != (0, 0)) else None
-        return cmd.CreateMatch(event.match_id, event.creator_id, event.creator_name, event.rules,
-                               event.first_dealer, start, event.decks)
-    if isinstance(event, ev.PlayerJoined):
-        return cmd.JoinMatch(event.player_id, event.player_name)
-    if isinstance(event, ev.CardPlayed):
-        return cmd.PlayCard(event.seat, event.card)
-    action = _ACTIONS.get(type(event))
-    return None if action is None else action(event.seat)
-
-
-_ACTIONS: dict[type, type[cmd.PlayerAction]] = {
-    ev.RedealProposed: cmd.ProposeRedeal, ev.RaiseProposed: cmd.Raise, ev.RemainderDeclared: cmd.DeclareRemainder,
-    ev.RedealAccepted: cmd.Accept, ev.RaiseAccepted: cmd.Accept, ev.RemainderAccepted: cmd.Accept,
-    ev.RedealRejected: cmd.Reject, ev.RaiseRejected: cmd.Reject, ev.RemainderRejected: cmd.Reject,
-    ev.Folded: cmd.Fold,
-}
-
-
-def _brief(event: Event | None) -> str:
-    if event is None:
-        return ""
-    fields = {k: v for k, v in vars(event).items() if k not in ("stock", "decks", "rules")}
-    return "(" + ", ".join(f"{k}={getattr(v, 'value', v)}" for k, v in fields.items()) + ")"
