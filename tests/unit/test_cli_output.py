@@ -102,5 +102,6 @@ def test_rebuild_prints_its_messages_and_errors_as_plain_text(monkeypatch, fake_
 
 def test_the_terminal_client_offers_no_key_for_an_action_it_cannot_name():
     view = {"round": {"hand": ["7H"]}, "legal_actions": [{"type": "play", "card": "7H"}, {"type": "fold"},
-                                                         {"type": "resign"}, {"type": "cancel"}]}
-    assert play_cli.key_map(view) == {"1": {"type": "play", "card": "7H"}, "f": {"type": "fold"}}
+                                                         {"type": "resign"}, {"type": "dance"}]}
+    assert play_cli.key_map(view) == {"1": {"type": "play", "card": "7H"}, "f": {"type": "fold"},
+                                      "g": {"type": "resign"}}
