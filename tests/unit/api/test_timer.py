@@ -1,8 +1,6 @@
 """The timer fires what falls due from the clock index and the waiting lobby, through the use cases."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from services.api import create_app
@@ -14,17 +12,9 @@ from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, catch_up
 from shared.readmodels.clocks import Clocks
 from shared.rules import Status, owes
+from tests.unit.api.test_time import T0, FakeClock
 
-T0 = 1_700_000_000_000
 SECOND = 1000
-
-
-@dataclass
-class FakeClock:
-    now: int = T0
-
-    def __call__(self) -> int:
-        return self.now
 
 
 @pytest.fixture
