@@ -54,13 +54,15 @@ class Limiter:
     @contextmanager
     def creating(self, player_id: str, match_id: str, waits: bool) -> Iterator[None]:
         """Around the creation of ``match_id`` (``waits``: for an opponent, so one of the player's waiting)."""
-        with self._holding(self.matches, player_id), self._holding(self.waiting if waits else None, player_id,
-                                                                    match_id):
+        exempt = player_id == self._exempt
+        matches, waiting = (None, None) if exempt else (self.matches, self.waiting if waits else None)
+        with self._holding(matches, player_id), self._holding(waiting, player_id, match_id):
             yield
 
     def act(self, player_id: str) -> None:
         """Count one action of the player; LimitedError past their pace."""
-        self._take(self.actions, player_id)
+        if player_id != self._exempt:
+            self._take(self.actions, player_id)
 
     def left_lobby(self, match_id: str, state: MatchState) -> None:
         """After a join or a cancel: a match no longer waiting stops counting among its creator's."""
@@ -83,7 +85,7 @@ class Limiter:
             raise
 
     def _take(self, limit: Limit, subject: str, unit: str | None = None) -> Verdict | None:
-        if self._counters is None or subject == self._exempt:
+        if self._counters is None:
             return None
         verdict = self._counters.take(limit, subject, unit)
         if not verdict.allowed:
