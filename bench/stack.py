@@ -52,6 +52,7 @@ class Stack:
             **os.environ, "REDIS_URL": self.redis_url, "HOST": LOOPBACK, "PORT": str(self.api_port),
             "DATA_DIR": str(self.data), "BENCH_REFERENCE": "1", "API_WORKERS": str(api_workers),
             "API_THREADS": str(api_threads), "PYTHONPATH": str(ROOT),
+            "RATE_LIMITS": "off",  # thousands of players and matches from 127.0.0.1: measure the game, not the limits
         }
         self.env.pop("QUEUE_URL", None)
         self._redis: subprocess.Popen | None = None

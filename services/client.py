@@ -24,6 +24,8 @@ class ApiError(Exception):
     code: str
     message: str
     fields: Json = field(default_factory=dict)
+    retry_after: float | None = None  # seconds to wait before trying again (Retry-After: 429, 503), if said
+    limit: str | None = None  # which abuse limit refused the call (429 ``RATE_LIMITED``)
 
     def __str__(self) -> str:
         return f"{self.status} {self.code}: {self.message}"
@@ -128,7 +130,7 @@ class TrucClient:
             conn.request("GET", path, headers=self._headers({"Accept": "text/event-stream", **(headers or {})}))
             response = conn.getresponse()
             if response.status != 200:
-                raise _error(response.status, response.read())
+                raise _error(response.status, response.read(), response.getheader("Retry-After"))
             fields: dict[str, str] = {}
             data: list[str] = []
             for raw in response:
@@ -183,13 +185,23 @@ class TrucClient:
                 if attempt == attempts:
                     raise
         if response.status >= 400:
-            raise _error(response.status, raw)
+            raise _error(response.status, raw, response.getheader("Retry-After"))
         return json.loads(raw) if raw else None
 
 
-def _error(status: int, raw: bytes) -> ApiError:
+def _error(status: int, raw: bytes, retry_after: str | None = None) -> ApiError:
+    wait = _seconds(retry_after)
     try:
         body = json.loads(raw)
-        return ApiError(status, body.get("error", "HTTP_ERROR"), body.get("message", ""), body.get("fields", {}))
+        return ApiError(status, body.get("error", "HTTP_ERROR"), body.get("message", ""), body.get("fields", {}),
+                        wait, body.get("limit"))
+    except (ValueError, AttributeError):
+        return ApiError(status, "HTTP_ERROR", raw[:200].decode(errors="replace"), retry_after=wait)
+
+
+def _seconds(retry_after: str | None) -> float | None:
+    """Retry-After's delay in seconds (this API sends seconds; an HTTP date is not read)."""
+    try:
+        return max(0.0, float(retry_after)) if retry_after else None
     except ValueError:
-        return ApiError(status, "HTTP_ERROR", raw[:200].decode(errors="replace"))
+        return None

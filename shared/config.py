@@ -5,14 +5,47 @@ Every entry point (the API, the workers, ``make run``, the command-line tools) b
 """
 from __future__ import annotations
 
+import ipaddress
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def is_cluster_url(url: str) -> bool:
     """Whether ``url`` names a Redis Cluster (``redis-cluster://`` or ``rediss-cluster://``)."""
     return url.split("://", 1)[0].endswith("-cluster")
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    """Abuse limits (API.md "Limits"), each its own setting; 0 lifts one, ``RATE_LIMITS=off`` all."""
+
+    enabled: bool = True
+    registrations_per_hour: int = 10  # players registered, per client address
+    streams_per_client: int = 20  # live streams open at once (match and player streams), per client address
+    matches_per_hour: int = 30  # matches created, per player
+    waiting_matches: int = 5  # matches created and not yet joined, per player
+    actions_per_second: float = 10.0  # actions per player, on average ...
+    actions_burst: int = 20  # ... and this many at once
+
+    @classmethod
+    def from_env(cls, env: dict[str, str]) -> LimitSettings:
+        return cls(
+            enabled=env.get("RATE_LIMITS", "on").strip().lower() not in ("off", "0", "false", "no"),
+            registrations_per_hour=int(env.get("REGISTRATIONS_PER_HOUR", "10")),
+            streams_per_client=int(env.get("STREAMS_PER_CLIENT", "20")),
+            matches_per_hour=int(env.get("MATCHES_PER_HOUR", "30")),
+            waiting_matches=int(env.get("WAITING_MATCHES", "5")),
+            actions_per_second=float(env.get("ACTIONS_PER_SECOND", "10")),
+            actions_burst=int(env.get("ACTIONS_BURST", "20")),
+        )
+
+
+def trusted_proxies(setting: str) -> tuple[Network, ...]:
+    """``TRUSTED_PROXIES``: comma-separated IPs or CIDRs (a bad entry stops the start, loudly)."""
+    return tuple(ipaddress.ip_network(entry.strip(), strict=False) for entry in setting.split(",") if entry.strip())
 
 
 @dataclass(frozen=True)
@@ -37,6 +70,8 @@ class Config:
     waits_per_client: int = 4  # ... of which one client address may hold this many
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -72,4 +107,6 @@ class Config:
             waits_per_client=int(env.get("WAITS_PER_CLIENT", "4")),
             bot_token=env.get("BOT_TOKEN") or None,
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
+            limits=LimitSettings.from_env(env),
+            trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")),
         )

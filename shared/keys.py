@@ -1,10 +1,8 @@
 """Every Redis key of the project is built here, and nowhere else: ``truc:{<tag>}:<what>``.
 
-- ``truc:`` namespaces the project: it can share a Redis, and ``SCAN MATCH truc:*`` sees
-  no foreign key.
-- ``{m:<match_id>}`` is a Redis Cluster *hash tag*: every key of one match lives in one
-  slot, so a script or MULTI on one match runs unchanged on a cluster. Nothing ever
-  touches two matches in one script or transaction.
+- ``truc:`` namespaces the project: it can share a Redis, and ``SCAN MATCH truc:*`` sees no foreign key.
+- ``{m:<match_id>}`` is a Redis Cluster *hash tag*: every key of one match lives in one slot, so a
+  script or MULTI on one match runs unchanged on a cluster. None touches two matches at once.
 
 Ids come from outside (URLs, job arguments), so they are validated: an id may never
 smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
@@ -109,6 +107,13 @@ def player_token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
+def limit(name: str, subject: str) -> str:
+    """A client address's or player's units of an abuse limit (shared/limits.py); an IPv6 subject's colons end it."""
+    if not re.fullmatch(r"[a-z_]{1,32}:[A-Za-z0-9_.:/-]{1,64}", f"{name}:{subject}"):
+        raise ValueError(f"invalid limit key: {name!r}, {subject!r}")
+    return f"{PREFIX}:limit:{name}:{subject}"
+
+
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
 
@@ -119,17 +124,15 @@ def match_id_from_key(key: str | bytes) -> str:
 
 
 # --- Read models (written by the projector, read by the API) -------------------------
-# A match's views live in its own slot, beside its stream and mark (one script writes the
-# views and clears the mark); a player's scoreboard keys share the player's tag. The lobby
-# and ranking indexes are global, written by single commands only. Every read-model key
-# belongs to a generation (see shared/readmodels/generations.py): N >= 1 appends ``:g<N>``,
-# generation 0 keeps the plain names. Streams, marks and players have no generation.
+# A match's views live in its slot, beside its stream and mark (one script writes the views and
+# clears the mark); a player's scoreboard keys share the player's tag; the lobby and ranking indexes
+# are global, written by single commands. Every read-model key belongs to a generation
+# (shared/readmodels/generations.py): N >= 1 appends ``:g<N>``, 0 keeps the plain names.
 
 LOBBY_STATUSES = ("waiting", "playing", "finished", "cancelled")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
-# Not per generation (every generation folds the same streams): the parked matches (a hash,
-# shared/readmodels/parked.py) and the running clocks (a sorted set, shared/readmodels/clocks.py).
+# Not per generation: the parked matches (shared/readmodels/parked.py), the clocks (…/clocks.py).
 PARKED = f"{PREFIX}:parked"
 CLOCKS = f"{PREFIX}:clocks"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
@@ -208,8 +211,7 @@ def player_matches_pattern(status: str, generation: int) -> str:
 
 def generation_global_keys(generation: int) -> list[str]:
     """The generation's keys outside any match or player slot (lobby and ranking indexes)."""
-    return [*(lobby(status, generation) for status in LOBBY_STATUSES),
-            scoreboard(generation), scoreboard_matches(generation)]
+    return [*(lobby(s, generation) for s in LOBBY_STATUSES), scoreboard(generation), scoreboard_matches(generation)]
 
 
 def match_views_pattern(generation: int) -> str:
@@ -233,8 +235,6 @@ def player_id_from_key(key: str | bytes) -> str:
 
 
 # --- Catch-up lanes (on the queue's Redis, beside RQ's keys; see shared/catchup.py)
-
-
 def lane_pending(queue_name: str, lane: int) -> str:
     """The ids of matches waiting for the lane's drain job (a set)."""
     return f"{PREFIX}:{{lanes:{queue_name}}}:{int(lane)}:pending"

@@ -12,6 +12,7 @@ from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
 from shared.eventstore.port import Clock, system_clock
+from shared.limits import Counters
 from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
@@ -22,6 +23,7 @@ from .browser_table import blp as table_blueprint
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
+from .limits import Limiter, rate_limit_headers
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .slots import Slots
@@ -73,6 +75,8 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
         bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams),
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
+        limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
+        trusted_proxies=config.trusted_proxies,
     )
 
 
@@ -82,6 +86,7 @@ def _route(app: Flask) -> None:
     api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)
     errors.register(app)
+    app.after_request(rate_limit_headers)
     api.register_blueprint(commands.blp)
     api.register_blueprint(reading.blp)
     api.register_blueprint(health.blp)

@@ -5,16 +5,27 @@ import re
 
 from flask import Response, request, url_for
 
+from shared.ids import new_id
 from shared.readmodels.projection import match_view
 from shared.redaction import public_events
+from shared.rules import Cancel
 
 from . import app as use_cases
+from .addresses import client_address
 from .auth import required_player
 from .context import services
 from .errors import ApiError, invalid
 from .json_responses import json_response
 from .players import NameTakenError
-from .schemas import ActionResultSchema, ActionSchema, JoinSchema, MatchCreateSchema, PlayerCreateSchema, PlayerSchema
+from .schemas import (
+    ActionResultSchema,
+    ActionSchema,
+    ErrorSchema,
+    JoinSchema,
+    MatchCreateSchema,
+    PlayerCreateSchema,
+    PlayerSchema,
+)
 from .smorest import ApiBlueprint
 
 blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
@@ -22,13 +33,22 @@ blp = ApiBlueprint("commands", __name__, description="Register, create and join 
 _IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')
 
 
+def _limited(what: str) -> str:
+    return (f"`RATE_LIMITED`: {what}; `limit` names it. `Retry-After` and `RateLimit-Reset` say when to come "
+            "back; `RateLimit-Limit` and `RateLimit-Remaining` come with every answer it counted.")
+
+
 @blp.route("/players", methods=["POST"])
 @blp.arguments(PlayerCreateSchema)
 @blp.response(201, PlayerSchema)
+@blp.alt_response(429, schema=ErrorSchema, description=_limited("too many registrations from this address "
+                                                                "(`registrations`)"))
 def register_player(body: dict):
     """Register a player: returns its id and its bearer token (shown only once)."""
+    ctx = services()
     try:
-        player, token = services().players.register(body["name"])
+        with ctx.limits.registering(client_address()):
+            player, token = ctx.players.register(body["name"])
     except NameTakenError:
         raise ApiError(409, "NAME_TAKEN", f"The name {body['name']!r} is taken.") from None
     return {"id": player.id, "name": player.name, "token": token}
@@ -37,11 +57,16 @@ def register_player(body: dict):
 @blp.route("/matches", methods=["POST"])
 @blp.arguments(MatchCreateSchema)
 @blp.response(201)
+@blp.alt_response(429, schema=ErrorSchema, description=_limited("too many matches created by this player lately "
+                                                                "(`matches`), or waiting for an opponent "
+                                                                "(`waiting_matches`)"))
 def create_match(options: dict) -> Response:
     """Create a match; the caller sits in seat A (and the bot in B at once with `"opponent": "bot"`)."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
-    recorded = use_cases.create(ctx.matches, required_player(), options, opponent)
+    player, match_id = required_player(), new_id()
+    with ctx.limits.creating(player.id, match_id, waits=opponent is None):
+        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
     return response
@@ -52,18 +77,24 @@ def create_match(options: dict) -> Response:
 @blp.response(200)
 def join_match(body: dict, match_id: str) -> Response:
     """Take seat B; round 1 is dealt at once. A custom match needs `{"accept_custom": true}`."""
-    recorded = use_cases.join(services().matches, match_id, required_player(), body.get("accept_custom", False))
+    ctx = services()
+    recorded = use_cases.join(ctx.matches, match_id, required_player(), body.get("accept_custom", False))
+    ctx.limits.left_lobby(match_id, recorded.state)
     return _view_of(recorded, 200)
 
 
 @blp.route("/matches/<id:match_id>/actions", methods=["POST"])
 @blp.arguments(ActionSchema)
 @blp.response(200, ActionResultSchema)
+@blp.alt_response(429, schema=ErrorSchema, description=_limited("this player acts too fast (`actions`)"))
 def act(action: dict, match_id: str) -> Response:
     """Play a card, raise, declare the remainder, accept, reject, fold, propose a redeal or resign;
     the creator may cancel a match still waiting for its second player (anyone else: 403)."""
-    player = required_player()
-    recorded = use_cases.act(services().matches, match_id, player, action, _if_match(), _idempotency_key())
+    ctx, player = services(), required_player()
+    ctx.limits.act(player.id)
+    recorded = use_cases.act(ctx.matches, match_id, player, action, _if_match(), _idempotency_key())
+    if action.get("type") == Cancel.action:
+        ctx.limits.left_lobby(match_id, recorded.state)
     seat = recorded.seat.value if recorded.seat else None
     # A new deal in these events has nothing played yet; a won match shows everything.
     events = public_events(recorded.events, seat)

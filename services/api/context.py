@@ -7,10 +7,12 @@ from typing import Any
 
 from flask import current_app
 
+from shared.config import Network
 from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
 
 from .app import Matches
+from .limits import Limiter
 from .players import Player, PlayerRegistry
 from .slots import Slots
 
@@ -26,6 +28,8 @@ class Services:
     bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)
     streams: Slots  # how many live streams this process may still open
     waits: Slots  # how many reads may wait for a version at once: in all, and per client address
+    limits: Limiter  # the abuse limits (API.md "Limits")
+    trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)
 
 
 def services() -> Services:

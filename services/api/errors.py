@@ -5,6 +5,7 @@ nowhere else.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import Flask, current_app
@@ -14,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 from shared.codec import UnknownEventError
 from shared.eventstore import CorruptEventError
 from shared.fold import GapError
+from shared.limits import LimitedError
 from shared.rules import RuleError, SetupError
 
 from .app.errors import (
@@ -29,6 +31,7 @@ from .app.errors import (
     SeedUnavailableError,
     VersionConflictError,
 )
+from .limits import headers
 
 
 class ApiError(Exception):
@@ -92,6 +95,31 @@ def _custom_terms(error: CustomTermsError) -> str:
             'the scoreboard; join with {"accept_custom": true} to play it anyway.')
 
 
+# What a player reads when an abuse limit refuses them, by the limit's name.
+_LIMITED = {
+    "registrations": "Too many players were registered from your address lately; try again in {wait}.",
+    "streams": "Too many live streams are open from your address; close one, or try again in {wait}.",
+    "matches": "You have created too many matches lately; try again in {wait}.",
+    "waiting_matches": "You already have {count} matches waiting for an opponent; cancel one, or wait until "
+                       "someone joins.",
+    "actions": "You are acting too fast; try again in {wait}.",
+}
+
+
+def limited(error: LimitedError) -> ApiError:
+    """429 ``RATE_LIMITED``: which limit (``limit``), when to come back, and the RateLimit headers."""
+    verdict = error.verdict
+    message = _LIMITED[verdict.limit.name].format(wait=_in_words(verdict.reset_seconds), count=verdict.limit.count)
+    return ApiError(429, "RATE_LIMITED", message, headers=headers(verdict), limit=verdict.limit.name)
+
+
+def _in_words(seconds: int) -> str:
+    if seconds < 60:
+        return "1 second" if seconds == 1 else f"{seconds} seconds"
+    minutes = math.ceil(seconds / 60)
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
+
 # Werkzeug's HTTP errors, renamed to this API's codes.
 _HTTP_CODES = {
     400: "INVALID_REQUEST", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
@@ -128,6 +156,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(ApplicationError, _refused)
     app.register_error_handler(RuleError, _refused)
     app.register_error_handler(SetupError, _bad_setup)
+    app.register_error_handler(LimitedError, lambda error: limited(error).response())
     app.register_error_handler(HTTPException, _from_http)
     app.register_error_handler(RedisError, _store_down)
     for damaged in (CorruptEventError, UnknownEventError, GapError):

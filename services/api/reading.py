@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import orjson
-from flask import Response, request
+from flask import Response
 
 from shared.readmodels.projection import match_view
 
+from .addresses import client_address
 from .app import latest
 from .auth import optional_player
 from .context import services
@@ -67,7 +68,7 @@ def _waited(match_id: str, min_version: int, wait: float) -> bool:
     ctx = services()
     if min_version > ctx.store.version(match_id) + 1:
         return False
-    give_back = ctx.waits.take(request.remote_addr or "")
+    give_back = ctx.waits.take(client_address())
     if give_back is None:
         return False
     try:

@@ -26,6 +26,7 @@ from shared.fold import FoldedMatch, fold
 from shared.readmodels.projection import match_view
 from shared.rules import MatchState, Seat
 
+from .addresses import client_address
 from .app import latest
 from .auth import optional_player, player_of
 from .context import services
@@ -67,6 +68,9 @@ class StreamHeadersSchema(Schema):
 @blp.alt_response(503, schema=ErrorSchema,
                   description="`STREAMS_BUSY`: this server process holds `MAX_STREAMS` streams already; "
                               "retry after `Retry-After` seconds.")
+@blp.alt_response(429, schema=ErrorSchema,
+                  description="`RATE_LIMITED` (`limit`: `streams`): this client address holds `STREAMS_PER_CLIENT` "
+                              "streams open already; retry after `Retry-After` seconds.")
 def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
@@ -85,16 +89,21 @@ def sse_response(messages: Callable[[], Iterator[bytes]]) -> Response:
     """An event stream of ``messages()``, holding one of the process's stream slots until it ends.
 
     Every live stream (a match's, a player's) counts against the one cap: past it, 503
-    ``STREAMS_BUSY`` at once, and ``messages`` is never called.
+    ``STREAMS_BUSY`` at once, and ``messages`` is never called. It counts against its
+    client address's share too (``STREAMS_PER_CLIENT``, in Redis): past it, 429.
     """
-    give_back = services().streams.take()
+    ctx = services()
+    lease = ctx.limits.stream(client_address())
+    give_back = ctx.streams.take()
     if give_back is None:
+        lease.give_back()
         raise ApiError(503, "STREAMS_BUSY", "This server holds as many live streams as it can; try again shortly.",
                        headers={"Retry-After": str(RETRY_MS // 1000)})
     try:
-        response = Response(messages(), mimetype="text/event-stream")
+        response = lease.hold(Response(messages(), mimetype="text/event-stream"))
     except BaseException:
         give_back()
+        lease.give_back()
         raise
     response.call_on_close(give_back)  # the stream ended, or its client left
     response.headers["Cache-Control"] = "no-cache"

@@ -19,15 +19,17 @@ class Reply:
 
 
 class Http:
-    def __init__(self, base_url: str, timeout: float = 40.0) -> None:
+    def __init__(self, base_url: str, timeout: float = 40.0, source: str | None = None) -> None:
         parts = urlsplit(base_url)
         self.host, self.port, self.timeout = parts.hostname, parts.port, timeout
+        self.source = None if source is None else (source, 0)  # call from this local address (e.g. 127.0.0.2)
         self._local = threading.local()
 
     def _connection(self) -> http.client.HTTPConnection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            conn = self._local.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout,
+                                                                 source_address=self.source)
         return conn
 
     def request(

@@ -18,11 +18,15 @@ from .matches import Matches
 from .recording import Recorded, record
 
 
-def create(matches: Matches, player: Player, options: Mapping[str, Any], opponent: Player | None = None) -> Recorded:
-    """A new match with ``player`` in seat A (and ``opponent`` seated in B at once)."""
+def create(
+    matches: Matches, player: Player, options: Mapping[str, Any], opponent: Player | None = None,
+    match_id: str | None = None,
+) -> Recorded:
+    """A new match with ``player`` in seat A (and ``opponent`` seated in B at once); ``match_id``: its id
+    if the caller named it first (to count it before it exists), else a new one."""
     if opponent is not None and opponent.id == player.id:
         raise AlreadySeatedError(player.id)
-    match = FoldedMatch(new_id())
+    match = FoldedMatch(match_id or new_id())
     chance = SeededChance.new()
     events = decide(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance)
     matches.chances.keep(match.match_id, chance)

@@ -1,0 +1,159 @@
+"""The API's abuse limits (API.md "Limits"): what is counted against whom, and when it is given back.
+
+Per client address (:mod:`.addresses`): registrations, and live streams open at once (a
+match's or a player's). Per player: matches created, matches waiting for an opponent, and
+actions. The built-in bot is exempt from the per-player ones: it only answers invitations.
+
+A limited request records nothing: its units are taken before the use case runs, and the
+units of what it would record (a player, a match) are given back if the use case refuses,
+so only what was made counts. Actions count every attempt: that limit is a pace. A waiting
+match's unit is given back when the match is joined or cancelled, and lapses with the
+lobby (it is held ``LOBBY_SECONDS``) if nobody comes. Counting is :mod:`shared.limits`, in
+Redis, shared by every API process; ``RATE_LIMITS=off`` counts nothing at all.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import redis
+from flask import g
+from werkzeug.wrappers import Response
+
+from shared.config import LimitSettings
+from shared.limits import Counters, Limit, LimitedError, Verdict
+from shared.rules import MatchState, Seat, Status
+
+HOUR_MS = 3_600_000
+STREAM_LEASE_MS = 60_000  # an open stream's unit lapses this long after its last renewal ...
+RENEW_EVERY_SECONDS = 20.0  # ... renewed as the stream sends, at most this often (a keep-alive comes every 15 s)
+
+log = logging.getLogger(__name__)
+
+
+class Limiter:
+    def __init__(self, counters: Counters | None, settings: LimitSettings, lobby_seconds: int, exempt: str) -> None:
+        self._counters = counters if settings.enabled else None
+        self._exempt = exempt  # the built-in bot's player id
+        self.registrations = Limit("registrations", settings.registrations_per_hour, HOUR_MS)
+        self.streams = Limit("streams", settings.streams_per_client, STREAM_LEASE_MS)
+        self.matches = Limit("matches", settings.matches_per_hour, HOUR_MS)
+        self.waiting = Limit("waiting_matches", settings.waiting_matches, lobby_seconds * 1000)
+        pace = settings.actions_per_second  # a burst of actions_burst, won back at this many a second
+        burst_ms = int(settings.actions_burst / pace * 1000) if pace > 0 else 0
+        self.actions = Limit("actions", settings.actions_burst if burst_ms else 0, burst_ms)
+
+    @contextmanager
+    def registering(self, address: str) -> Iterator[None]:
+        """Around a registration from ``address``: refused past the limit, not counted if it fails."""
+        with self._holding(self.registrations, address):
+            yield
+
+    @contextmanager
+    def creating(self, player_id: str, match_id: str, waits: bool) -> Iterator[None]:
+        """Around the creation of ``match_id`` (``waits``: for an opponent, so one of the player's waiting)."""
+        exempt = player_id == self._exempt
+        matches, waiting = (None, None) if exempt else (self.matches, self.waiting if waits else None)
+        with self._holding(matches, player_id), self._holding(waiting, player_id, match_id):
+            yield
+
+    def act(self, player_id: str) -> None:
+        """Count one action of the player; LimitedError past their pace."""
+        if player_id != self._exempt:
+            self._take(self.actions, player_id)
+
+    def left_lobby(self, match_id: str, state: MatchState) -> None:
+        """After a join or a cancel: a match no longer waiting stops counting among its creator's."""
+        creator = state.players[Seat.A.index]
+        if creator is not None and state.status is not Status.WAITING:
+            _give_back(self._counters, self.waiting, creator.id, match_id)
+
+    def stream(self, address: str) -> _Lease:
+        """The unit of a live stream opened from ``address``; LimitedError past the address's share."""
+        return _Lease(self._counters, self._take(self.streams, address))
+
+    @contextmanager
+    def _holding(self, limit: Limit | None, subject: str, unit: str | None = None) -> Iterator[None]:
+        verdict = None if limit is None else self._take(limit, subject, unit)
+        try:
+            yield
+        except BaseException:
+            if verdict is not None:
+                _give_back(self._counters, limit, subject, verdict.unit)
+            raise
+
+    def _take(self, limit: Limit, subject: str, unit: str | None = None) -> Verdict | None:
+        if self._counters is None:
+            return None
+        verdict = self._counters.take(limit, subject, unit)
+        if not verdict.allowed:
+            raise LimitedError(verdict)
+        g.setdefault("limit_verdicts", []).append(verdict)  # its RateLimit headers go on the answer
+        return verdict
+
+
+class _Lease:
+    """A unit held for as long as something lasts: renewed while a stream sends, given back at its end."""
+
+    def __init__(self, counters: Counters | None, verdict: Verdict | None) -> None:
+        self._counters, self._verdict = counters, verdict
+        self._renewed = time.monotonic()
+
+    def hold(self, response: Response) -> Response:
+        """``response`` holds the unit while it is sent, and gives it back once closed."""
+        if self._verdict is not None:
+            response.response = self._renewing(response.response)
+            response.call_on_close(self.give_back)
+        return response
+
+    def give_back(self) -> None:
+        if self._verdict is not None:
+            _give_back(self._counters, self._verdict.limit, self._verdict.subject, self._verdict.unit)
+
+    def _renewing(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        try:
+            for chunk in chunks:
+                if time.monotonic() - self._renewed >= RENEW_EVERY_SECONDS:
+                    self._renew()
+                yield chunk
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+
+    def _renew(self) -> None:
+        self._renewed = time.monotonic()
+        try:
+            self._counters.renew(self._verdict)
+        except redis.RedisError as error:  # the stream itself will meet it, or carry on
+            log.warning("could not renew a %s unit: %s", self._verdict.limit.name, error)
+
+
+def _give_back(counters: Counters | None, limit: Limit, subject: str, unit: str) -> None:
+    """Give ``unit`` back; if Redis cannot take it now, it lapses by itself (what was recorded stands)."""
+    if counters is None:
+        return
+    try:
+        counters.give_back(limit, subject, unit)
+    except redis.RedisError as error:
+        log.warning("could not give back a %s unit: %s", limit.name, error)
+
+
+def rate_limit_headers(response: Response) -> Response:
+    """After a request: the RateLimit headers of the limit it came closest to (a refusal carries its own)."""
+    verdicts = g.pop("limit_verdicts", None)
+    if verdicts and "RateLimit-Limit" not in response.headers:
+        response.headers.update(headers(min(verdicts, key=lambda verdict: verdict.remaining)))
+    return response
+
+
+def headers(verdict: Verdict) -> dict[str, str]:
+    """The RateLimit headers of ``verdict``, and Retry-After when it refused."""
+    sent = {"RateLimit-Limit": str(verdict.limit.count), "RateLimit-Remaining": str(verdict.remaining),
+            "RateLimit-Reset": str(verdict.reset_seconds)}
+    return sent if verdict.allowed else {"Retry-After": str(verdict.reset_seconds), **sent}
+
+
+__all__ = ["LimitedError", "Limiter", "headers", "rate_limit_headers"]
