@@ -172,6 +172,7 @@ class Table:
         self.client, self.console, self.view = client, console, view
         self.confirming: dict[str, Any] | None = None  # the resignation asked about: the next key answers
         self.warned = -1  # the version whose clock warning was given
+        self.paused_until = 0.0  # a limit said to wait (Retry-After): keys send nothing until then
 
     def show(self, view: dict[str, Any]) -> None:
         """A view from the stream; drawn unless it is the one already drawn."""
@@ -205,9 +206,15 @@ class Table:
         return True
 
     def send(self, action: dict[str, Any]) -> None:
+        wait = self.paused_until - time.monotonic()
+        if wait > 0:
+            self.console.print(f"Too fast: wait {wait:.0f} s, as the server asked.")
+            return
         try:
             self.client.act(self.view["id"], action, if_match=self.view["version"])
         except ApiError as error:
+            if error.retry_after:  # a limit (429) says how long to wait: the sentence says why
+                self.paused_until = time.monotonic() + error.retry_after
             render(self.console, self.view, error.message)
 
     def tick(self) -> None:

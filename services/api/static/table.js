@@ -36,11 +36,12 @@ const isOver = (view) => OVER.includes(view.status);
 // ---- the API -------------------------------------------------------------------------
 
 class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter) {
     const fields = body && body.fields ? Object.values(body.fields).flat().join(" ") : "";
     super(fields || (body && body.message) || `The server answered ${status}.`);
     this.status = status;
     this.code = body && body.error;
+    this.retryAfter = retryAfter; // seconds the server asked us to wait (429, 503), or 0
   }
 }
 
@@ -50,7 +51,7 @@ async function api(method, path, body, headers = {}) {
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
   const parsed = (response.headers.get("Content-Type") || "").includes("json") ? await response.json() : null;
-  if (!response.ok) throw new ApiError(response.status, parsed);
+  if (!response.ok) throw new ApiError(response.status, parsed, Number(response.headers.get("Retry-After")) || 0);
   return parsed;
 }
 
@@ -263,11 +264,18 @@ async function act(action) {
       app.awaiting = (await api("POST", `/matches/${encodeURIComponent(app.matchId)}/actions`, action, headers)).version;
     } catch (error) {
       if (error.code === "VERSION_CONFLICT") error.message = "The match moved on before your move arrived: look again.";
+      if (error.code === "RATE_LIMITED") pauseFor(error.retryAfter); // the sentence says why; we wait as told
       throw error;
     }
   });
   app.busy = false;
   render(app.view);
+}
+
+// A limit answered: the buttons stay off for as long as the server asked, then come back.
+function pauseFor(seconds) {
+  app.pausedUntil = Date.now() + Math.max(1, seconds) * 1000;
+  setTimeout(() => { if (app.view) render(app.view); }, Math.max(1, seconds) * 1000 + 50);
 }
 
 // ---- drawing -------------------------------------------------------------------------
@@ -486,7 +494,7 @@ function askToResign(asking) {
 }
 
 function locked() {
-  return app.busy || (app.view !== null && app.view.version < app.awaiting);
+  return app.busy || (app.view !== null && app.view.version < app.awaiting) || Date.now() < (app.pausedUntil || 0);
 }
 
 function lastRoundLine(last) {
