@@ -128,10 +128,10 @@ def match_id_from_key(key: str | bytes) -> str:
 LOBBY_STATUSES = ("waiting", "playing", "finished", "cancelled")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
+MATCHES_APPENDED, PLAYERS_TOLD = f"{PREFIX}:appended", f"{PREFIX}:told"  # pub/sub: appends, notices told
 # Not per generation (every generation folds the same streams): the parked matches (a hash,
 # shared/readmodels/parked.py) and the running clocks (a sorted set, shared/readmodels/clocks.py).
-PARKED = f"{PREFIX}:parked"
-CLOCKS = f"{PREFIX}:clocks"
+PARKED, CLOCKS = f"{PREFIX}:parked", f"{PREFIX}:clocks"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 

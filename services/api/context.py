@@ -11,6 +11,7 @@ from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
 
 from .app import Matches
+from .feeds import LiveFeeds
 from .players import Player, PlayerRegistry
 from .slots import Slots
 
@@ -25,6 +26,8 @@ class Services:
     queue_health: Callable[[], dict[str, Any]]
     bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)
     streams: Slots  # how many live streams this process may still open
+    feeds: LiveFeeds  # what the process's live streams watch, woken by its one subscriber
+    keep_alive_seconds: float  # a live stream's keep-alive period
     waits: Slots  # how many reads may wait for a version at once: in all, and per client address
 
 

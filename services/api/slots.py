@@ -1,4 +1,4 @@
-"""Caps on what holds a gunicorn thread for long (live streams, waiting reads), so they cannot starve commands.
+"""Caps on what a process holds open for long (live streams, waiting reads), so they cannot starve commands.
 
 An open stream or a read waiting for a version keeps one thread for as long as it lasts;
 with every thread held so, a move would wait for a viewer to leave. Past ``limit`` in a
