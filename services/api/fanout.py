@@ -8,7 +8,8 @@ greenlet under gunicorn's gevent worker) per process marks the match's or player
 reads what changed, once for the process (the others wait on the topic's lock, then find
 it fresh), and each audience's message is rendered once (``services.api.feeds``).
 
-Every subscriber hears every append (one global channel, like the views' channel): a
+The subscriber runs while some stream watches (it stands down a second after the last
+one ends). Every subscriber hears every append (one global channel, like the views' channel): a
 short message per append per API process, against SUBSCRIBE/UNSUBSCRIBE per match as
 viewers come and go. A message lost while the subscriber reconnects is not lost for
 long: on subscribing it marks every topic stale, and a topic not read for a keep-alive
@@ -105,9 +106,10 @@ class Hub(Generic[T]):
 class Fanout:
     """The process's subscriber, handing each published id to the hub of its channel."""
 
-    def __init__(self, client: Any, hubs: dict[str, Callable[[str | None], None]]) -> None:
+    def __init__(self, client: Any, hubs: dict[str, Callable[[str | None], None]], wanted: Callable[[], bool]) -> None:
         self._client = client
         self._hubs = hubs  # channel -> what wakes its topics
+        self._wanted = wanted  # whether any stream watches anything: else the subscriber stands down
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -119,7 +121,7 @@ class Fanout:
                 self._thread.start()
 
     def _run(self) -> None:
-        while True:
+        while self._still_needed():
             try:
                 self._listen()
             except (redis.RedisError, OSError) as error:
@@ -133,13 +135,23 @@ class Fanout:
             subscription.subscribe(*self._hubs)
             for wake in self._hubs.values():
                 wake(None)  # whatever was published before we listened
-            while True:
+            while self._still_needed():
                 message = subscription.get_message(timeout=_POLL_SECONDS)
                 if message is not None and message["type"] == "message":
                     self._hubs[_text(message["channel"])](_text(message["data"]))
         finally:
             subscription.close()
             client.close()
+
+    def _still_needed(self) -> bool:
+        """True while a stream watches and this thread is the subscriber; else it stands down."""
+        with self._lock:
+            if self._thread is not threading.current_thread():
+                return False
+            if self._wanted():
+                return True
+            self._thread = None  # the next stream starts a new one
+            return False
 
 
 def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[float], redis.Redis]:

@@ -97,7 +97,8 @@ def live_feeds(client: Any, load: Callable[[str], FoldedMatch]) -> LiveFeeds:
     starter: list[Fanout] = []
     matches = Hub(lambda match_id: MatchFeed(match_id, load), lambda: starter[0].start())
     players = Hub(lambda player_id: PlayerFeed(player_id, client), lambda: starter[0].start())
-    starter.append(Fanout(client, {keys.MATCHES_APPENDED: matches.wake, keys.PLAYERS_TOLD: players.wake}))
+    hubs = {keys.MATCHES_APPENDED: matches.wake, keys.PLAYERS_TOLD: players.wake}
+    starter.append(Fanout(client, hubs, lambda: bool(matches.watched or players.watched)))
     return LiveFeeds(matches, players)
 
 
