@@ -94,7 +94,10 @@ def run(http: Http, client: redis.Redis, port: int, master: int, count: int) -> 
     match_id, _, b = new_match(stack, first_dealer="A")
     [seat] = open_all(port, f"/matches/{match_id}/stream?token={b.token}", 1)
     seat.setblocking(True)
-    hand = orjson.loads(re.search(rb"data: (.*)\n", seat.recv(65536)).group(1))["round"]["hand"]
+    first = b""
+    while not re.search(rb"data: .*\n", first):
+        first += seat.recv(65536)
+    hand = orjson.loads(re.search(rb"data: (.*)\n", first).group(1))["round"]["hand"]
     workers = [int(pid) for pid in subprocess.run(["pgrep", "-P", str(master)], capture_output=True,
                                                   text=True).stdout.split()]
     before, rss_before = len(client.client_list()), rss_kb(workers)

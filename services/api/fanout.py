@@ -87,6 +87,11 @@ class Hub(Generic[T]):
                 else:
                     del self._topics[topic_id]
 
+    def get(self, topic_id: str) -> T | None:
+        """The topic of ``topic_id`` if some stream watches it now."""
+        entry = self._topics.get(topic_id)
+        return None if entry is None else entry[0]
+
     def wake(self, topic_id: str | None) -> None:
         """Notify the topic of ``topic_id`` if anyone watches it (None: every topic)."""
         with self._lock:

@@ -42,6 +42,11 @@ class MatchFeed(Topic):
                 self.fresh()
             return self._folded
 
+    def known(self) -> FoldedMatch | None:
+        """The match as last read, if nothing was appended since (as far as the subscriber has heard)."""
+        with self.lock:
+            return None if self.stale else self._folded
+
     def message(self, folded: FoldedMatch, seat: Seat | None) -> bytes:
         """The ``event: view`` message of ``folded`` for ``seat`` (None: a spectator), rendered once per version."""
         with self.lock:

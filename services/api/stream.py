@@ -69,7 +69,8 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
     player = caller(query.get("token"))
-    match = latest(ctx.matches, match_id)
+    watched = ctx.feeds.matches.get(match_id)  # other viewers here: no read, and the view rendered already
+    match = (watched and watched.known()) or latest(ctx.matches, match_id)
     if match.version == 0:
         raise not_found()
     if match.state.status.over and headers.get("last_event_id", -1) >= match.version:
