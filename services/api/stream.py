@@ -118,11 +118,11 @@ def view_messages(
     client gone, Redis error), the feed forgets it, and with its last viewer the match.
     """
     with feeds.watching(match.match_id) as feed:
-        current = feed.current()  # the process's, if another viewer read it: its message is rendered already
-        match = current if current.version >= match.version else match
-        sent = match.version
-        yield f"retry: {RETRY_MS}\n".encode() + feed.message(match, _seat(match, player))
         try:
+            current = feed.current()  # the process's, if another viewer read it: its message is rendered already
+            match = current if current.version >= match.version else match
+            sent = match.version
+            yield f"retry: {RETRY_MS}\n".encode() + feed.message(match, _seat(match, player))
             while not match.state.status.over:
                 changed = feed.changed  # before the look: a change after it still wakes us
                 match = feed.current()
