@@ -63,9 +63,12 @@ class Config:
     catch_up_busy_linger_ms: float = 20.0  # ... and this long between batches while its lane stays busy
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     api_workers: int = 2  # gunicorn processes of the API
-    api_threads: int = 8  # gunicorn threads per API process
+    api_threads: int = 8  # sizes the waiting reads' cap (the API's gevent worker has no thread pool)
     access_log: bool = False  # gunicorn's access log on stdout (off: formatting it costs ~4 % of a request)
-    max_streams: int = 6  # live streams one API process holds open at once (the other threads serve commands)
+    max_streams: int = 10_000  # live streams one API process holds open at once (past it: 503 STREAMS_BUSY)
+    worker_connections: int = 12_000  # client connections one API process serves at once (gevent)
+    redis_connections: int = 32  # the shared Redis pool's bound per API process: requests wait for one
+    keep_alive_seconds: float = 15.0  # a stream's keep-alive comment this often (a gone client is noticed)
     max_waits: int = 4  # reads one API process lets wait for a version at once (`wait=`); others answer at once
     waits_per_client: int = 4  # ... of which one client address may hold this many
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
@@ -84,6 +87,7 @@ class Config:
         api_threads = int(env.get("API_THREADS", "8"))
         workers = int(env.get("WORKERS", "2"))
         queue_url = env.get("QUEUE_URL") or redis_url
+        max_streams = int(env.get("MAX_STREAMS", "10000"))
         if is_cluster_url(queue_url):
             raise ValueError("RQ cannot run on a Redis Cluster: set QUEUE_URL to one Redis server "
                              "(REDIS_URL may name the cluster)")
@@ -102,7 +106,10 @@ class Config:
             api_workers=int(env.get("API_WORKERS", "2")),
             api_threads=api_threads,
             access_log=bool(env.get("ACCESS_LOG")),
-            max_streams=int(env.get("MAX_STREAMS") or max(1, api_threads - 2)),
+            max_streams=max_streams,
+            worker_connections=int(env.get("WORKER_CONNECTIONS") or max_streams + 2000),
+            redis_connections=int(env.get("REDIS_CONNECTIONS", "32")),
+            keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             max_waits=int(env.get("MAX_WAITS") or max(1, api_threads // 2)),
             waits_per_client=int(env.get("WAITS_PER_CLIENT", "4")),
             bot_token=env.get("BOT_TOKEN") or None,

@@ -9,18 +9,25 @@ from redis.cluster import RedisCluster
 from shared.config import is_cluster_url
 
 
-def connect(url: str) -> redis.Redis | RedisCluster:
+def connect(url: str, max_connections: int | None = None) -> redis.Redis | RedisCluster:
     """A client for ``url``: ``redis://``, ``rediss://`` or ``unix://`` for one server, or
     ``redis-cluster://host:port`` (``rediss-cluster://``) for a Redis Cluster, found from
     any of its nodes. The event store and read models run on either; RQ needs one server.
 
     Bounded timeouts: an unreachable Redis must give a prompt error (a 503 from the API),
-    never a hung request.
+    never a hung request. ``max_connections`` bounds one server's pool (the API's: thousands
+    of greenlets must not open thousands of connections); a caller past it waits for a free
+    connection, up to the same timeout.
     """
     timeouts = {"socket_timeout": 5, "socket_connect_timeout": 2}
     if is_cluster_url(url):
         scheme, rest = url.split("://", 1)
         return RedisCluster.from_url(f"{scheme.removesuffix('-cluster')}://{rest}", **timeouts)
+    if max_connections is not None:
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=timeouts["socket_timeout"], health_check_interval=30,
+            **timeouts)
+        return redis.Redis.from_pool(pool)
     return redis.Redis.from_url(url, health_check_interval=30, **timeouts)
 
 

@@ -132,9 +132,9 @@ def match_id_from_key(key: str | bytes) -> str:
 LOBBY_STATUSES = ("waiting", "playing", "finished", "cancelled")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
+MATCHES_APPENDED, PLAYERS_TOLD = f"{PREFIX}:appended", f"{PREFIX}:told"  # pub/sub: appends, notices told
 # Not per generation: the parked matches (shared/readmodels/parked.py), the clocks (…/clocks.py).
-PARKED = f"{PREFIX}:parked"
-CLOCKS = f"{PREFIX}:clocks"
+PARKED, CLOCKS = f"{PREFIX}:parked", f"{PREFIX}:clocks"
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 

@@ -18,11 +18,12 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 
 from . import commands, errors, health, history, reading, reference
-from .app import Matches
+from .app import Matches, latest
 from .browser_table import blp as table_blueprint
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
+from .feeds import live_feeds
 from .limits import Limiter, rate_limit_headers
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
@@ -56,7 +57,7 @@ def create_app(
 
 def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, clock: Clock) -> Services:
     """What the views use, over the configured Redis (or the clients given)."""
-    client = redis_client or connect(config.redis_url)
+    client = redis_client or connect(config.redis_url, max_connections=config.redis_connections)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue = catch_up_queue(queue_redis, config.queue_name)
     lanes = CatchUpRequests(queue, config.catch_up_lanes)
@@ -70,10 +71,13 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
 
     store = RedisEventStore(client, clock=clock)
     players = PlayerRegistry(client)
+    matches = Matches(store, notify, SeedVault(client))
     return Services(
-        redis=client, store=store, players=players, matches=Matches(store, notify, SeedVault(client)),
+        redis=client, store=store, players=players, matches=matches,
         read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
         bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams),
+        feeds=live_feeds(client, lambda match_id: latest(matches, match_id)),
+        keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
         limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
         trusted_proxies=config.trusted_proxies,

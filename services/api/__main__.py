@@ -2,14 +2,17 @@
 
 - ``serve`` (the default) waits for Redis, then replaces itself with gunicorn bound to
   HOST:PORT, serving the app ``services.api.app_from_env()`` builds in each gunicorn
-  process (never Flask's development server). gthread workers: a read with ``wait``
-  blocks a thread, not a process.
+  process (never Flask's development server). gevent workers (gunicorn monkey-patches
+  each worker before it loads the app): a request is a greenlet, so a live stream or a
+  read with ``wait`` costs a little memory, not a thread, and one process holds
+  ``WORKER_CONNECTIONS`` connections. Its file-descriptor limit is raised to match.
 - ``timer`` fires the timeouts and lobby expiries that fall due (:mod:`services.api.timer`).
 """
 from __future__ import annotations
 
 import logging
 import os
+import resource
 import sys
 from typing import Any
 
@@ -57,13 +60,24 @@ def _serve() -> None:
         sys.executable, "-m", "gunicorn", "services.api:app_from_env()",
         "--bind", f"{config.host}:{config.port}",
         "--workers", str(config.api_workers),
-        "--worker-class", "gthread",
-        "--threads", str(config.api_threads),
+        "--worker-class", "gevent",
+        "--worker-connections", str(config.worker_connections),
+        "--timeout", "30",  # a worker whose loop stalls this long is restarted
         "--graceful-timeout", "5",
+        "--keep-alive", "5",  # an idle keep-alive connection is closed after this long
     ]
+    _raise_open_files(config.worker_connections + 1000)
     if config.access_log:
         args += ["--access-logfile", "-"]
     os.execv(sys.executable, args)
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Let each process hold ``wanted`` sockets, as far as the hard limit allows (gunicorn's processes inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 if __name__ == "__main__":

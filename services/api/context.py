@@ -12,6 +12,7 @@ from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
 
 from .app import Matches
+from .feeds import LiveFeeds
 from .limits import Limiter
 from .players import Player, PlayerRegistry
 from .slots import Slots
@@ -27,6 +28,8 @@ class Services:
     queue_health: Callable[[], dict[str, Any]]
     bot: Callable[[], Player]  # the built-in bot's player (503 BOT_UNAVAILABLE when none is configured)
     streams: Slots  # how many live streams this process may still open
+    feeds: LiveFeeds  # what the process's live streams watch, woken by its one subscriber
+    keep_alive_seconds: float  # a live stream's keep-alive period
     waits: Slots  # how many reads may wait for a version at once: in all, and per client address
     limits: Limiter  # the abuse limits (API.md "Limits")
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)

@@ -56,7 +56,8 @@ def health() -> Response:
     `status` is `ok`, or `degraded` while the projector has parked a match (on an event it
     cannot fold, or read models it cannot write; listed in `parked`; every other match is
     still projected). 503 when Redis is unreachable. The backlog figures may be up to two
-    seconds old.
+    seconds old. `streams` counts the live streams the answering API process holds open
+    (`open`, of at most `max`) and the matches and players they watch.
     """
     ctx = services()
     started = time.perf_counter()
@@ -76,5 +77,7 @@ def health() -> Response:
         "redis_ms": round((time.perf_counter() - started) * 1000, 2),
         "projector_lag": figures.projector_lag, "unprojected_matches": figures.unprojected_matches,
         "queue": queue, "parked": [record.public() for record in parked],
+        "streams": {"open": ctx.streams.open, "max": ctx.streams.limit,
+                    "matches": ctx.feeds.matches.watched, "players": ctx.feeds.players.watched},
     }
     return json_response(body)

@@ -10,14 +10,16 @@ between is lost (a notice may come twice: clients take them as hints). Each noti
 at): a client that comes back with ``Last-Event-ID`` reads on from there, and one whose
 position the feed no longer covers gets the scan again.
 
-Like a match stream it holds one gunicorn thread, one Redis connection of its own (named
-``truc-player-stream``) and one slot of the same ``MAX_STREAMS`` cap; it never ends by
-itself, only when its client has gone (noticed by a write, a keep-alive at the latest) or
-Redis fails.
+Like a match stream it holds no thread and no Redis connection of its own, only one slot
+of the same ``MAX_STREAMS`` cap: it waits on the player's :class:`~.feeds.PlayerFeed`,
+which the process's one subscriber wakes whenever the projector tells the player
+something, and which reads the notices once for all of the player's streams in the
+process. It never ends by itself, only when its client has gone (noticed by a write, a
+keep-alive at the latest) or Redis fails.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -25,19 +27,18 @@ import redis
 from flask import Response, current_app
 from marshmallow import Schema, fields, validate
 
-from shared import keys
 from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
 from .context import services
 from .errors import ApiError
+from .fanout import Hub
+from .feeds import PlayerFeed
 from .players import Player
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
-from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, caller, key_connection_opener, sse_response
+from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, caller, sse_response
 
 blp = ApiBlueprint("player_stream", __name__, description="A player's own notices as server-sent events.")
-
-CLIENT_NAME = "truc-player-stream"  # CLIENT LIST shows each open player stream's connection under this name
 
 
 class PlayerStreamHeadersSchema(Schema):
@@ -67,15 +68,15 @@ def player_stream(query: dict, headers: dict, player_id: str) -> Response:
     _authorize(caller(query.get("token")), player_id)
     ctx = services()
     resume = headers.get("last_event_id")
-    open_connection = key_connection_opener(ctx.redis, keys.player_feed(player_id), CLIENT_NAME)
+    keep_alive, logger = ctx.keep_alive_seconds, current_app.logger
 
     def messages() -> Iterator[bytes]:
         feeds = PlayerFeeds(ctx.redis)
         if resume is not None and feeds.resumes(player_id, resume):
-            return notice_messages(player_id, resume, [], open_connection, current_app.logger, KEEP_ALIVE_SECONDS)
+            return notice_messages(player_id, resume, [], ctx.feeds.players, logger, keep_alive)
         start = feeds.position(player_id)  # before the scan: whatever is told after it is read on
         first = list(awaiting_turns(ctx.read_models, player_id))
-        return notice_messages(player_id, start, first, open_connection, current_app.logger, KEEP_ALIVE_SECONDS)
+        return notice_messages(player_id, start, first, ctx.feeds.players, logger, keep_alive)
 
     return sse_response(messages)
 
@@ -89,34 +90,32 @@ def _authorize(player: Player | None, player_id: str) -> None:
 
 
 def notice_messages(
-    player_id: str, start: str, first: list[dict[str, Any]], open_connection: Callable[[float], Any],
+    player_id: str, start: str, first: list[dict[str, Any]], feeds: Hub[PlayerFeed],
     logger: Any, keep_alive: float = KEEP_ALIVE_SECONDS,
 ) -> Iterator[bytes]:
     """The SSE byte chunks of one player stream: ``first`` as turns, then the feed after ``start``.
 
     The turns of the scan carry no ``id``: the position ``start`` follows them in a message
     of its own, so a client that drops before it has seen them all gets the scan again.
-    The Redis connection is opened on the first read and closed however the stream ends.
+    The stream watches the player's feed only while it runs, however it ends.
     """
     yield b"retry: %d\n" % RETRY_MS + b"".join(_message("turn", None, data) for data in first) + \
         b"id: %s\n\n" % start.encode()
-    connection = None
-    try:
-        connection = open_connection(keep_alive + 5)  # the socket outlives one blocking read
-        feeds, after = PlayerFeeds(connection), start
-        while True:
-            notices = feeds.wait(player_id, after, block_ms=int(keep_alive * 1000))
-            if not notices:
-                yield b": keep-alive\n\n"
-                continue
-            yield b"".join(_message(notice.kind, notice.id, notice.data) for notice in notices)
-            after = notices[-1].id
-    except redis.RedisError as error:
-        # Ending the stream is the honest answer: the client reconnects after RETRY_MS.
-        logger.warning("player stream of %s ended by redis: %s", player_id, error)
-    finally:
-        if connection is not None:
-            connection.close()
+    after = start
+    with feeds.watching(player_id) as feed:
+        try:
+            while True:
+                changed = feed.changed  # before the look: a notice told after it still wakes us
+                notices = feed.after(after)
+                if notices:
+                    yield b"".join(_message(notice.kind, notice.id, notice.data) for notice in notices)
+                    after = notices[-1].id
+                elif not changed.wait(keep_alive):
+                    feed.look_again_after(keep_alive)  # one read per player, should a wake-up be lost
+                    yield b": keep-alive\n\n"
+        except redis.RedisError as error:
+            # Ending the stream is the honest answer: the client reconnects after RETRY_MS.
+            logger.warning("player stream of %s ended by redis: %s", player_id, error)
 
 
 def _message(kind: str, entry_id: str | None, data: dict[str, Any]) -> bytes:

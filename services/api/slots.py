@@ -1,7 +1,8 @@
-"""Caps on what holds a gunicorn thread for long (live streams, waiting reads), so they cannot starve commands.
+"""Caps on what a process holds open for long (live streams, waiting reads), so they cannot starve commands.
 
-An open stream or a read waiting for a version keeps one thread for as long as it lasts;
-with every thread held so, a move would wait for a viewer to leave. Past ``limit`` in a
+An open stream or a read waiting for a version keeps a greenlet, a socket and some memory
+for as long as it lasts: the caps keep a flood of them from taking the process's every
+connection (``WORKER_CONNECTIONS``) and memory from the commands. Past ``limit`` in a
 process, or past ``per_client`` for one client address, a slot is refused at once: a
 stream answers 503 ``STREAMS_BUSY`` with a ``Retry-After``, a wait answers at once.
 """

@@ -1,36 +1,35 @@
 """Live updates: ``GET /matches/{id}/stream``, the caller's match view as server-sent events.
 
-Each open stream holds one gunicorn thread and one Redis connection of its own (never a
-pooled one: a blocking read would starve the requests sharing the pool). It sends the
-current view at once, then waits on the match's stream with ``XREAD BLOCK`` from the
-last version it sent, folds whatever was appended into the state and sends the caller's
-new view. Views are whole states, not deltas, so a reconnecting client (``Last-Event-ID``)
-only needs the current view. The stream ends once the match is over (finished or
-cancelled), or when the client has gone: a write fails then (a view or the keep-alive
-comment; the first write after a drop still succeeds, so it takes up to two keep-alive
-periods).
+An open stream holds no thread and no Redis connection of its own: under gunicorn's
+gevent worker it is a greenlet waiting on its match's :class:`~.feeds.MatchFeed`, which
+the process's one subscriber wakes at each append (:mod:`.fanout`). It sends the current
+view at once, then the caller's new view at each change: the match is read from the
+store once per process and each audience's view rendered once, whoever asks first.
+Views are whole states, not deltas, so a reconnecting client (``Last-Event-ID``) only
+needs the current view, and a slow viewer skips to the latest. The stream ends once the
+match is over (finished or cancelled), or when the client has gone: a write fails then
+(a view or the keep-alive comment; the first write after a drop may still succeed, so it
+takes up to two keep-alive periods).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import orjson
 import redis
 from flask import Response, current_app
 from marshmallow import Schema, fields, validate
 
-from shared import keys
-from shared.eventstore import RedisEventStore
-from shared.fold import FoldedMatch, fold
-from shared.readmodels.projection import match_view
-from shared.rules import MatchState, Seat
+from shared.fold import FoldedMatch
+from shared.rules import Seat
 
 from .addresses import client_address
 from .app import latest
 from .auth import optional_player, player_of
 from .context import services
 from .errors import ApiError, not_found
+from .fanout import Hub
+from .feeds import MatchFeed
 from .players import Player
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
@@ -39,7 +38,6 @@ blp = ApiBlueprint("stream", __name__, description="Live match views as server-s
 
 KEEP_ALIVE_SECONDS = 15.0  # a comment this often: proxies keep the connection, dead clients are noticed
 RETRY_MS = 2000  # how long a browser waits before reconnecting a dropped stream
-CLIENT_NAME = "truc-stream"  # CLIENT LIST shows each open stream's connection under this name
 
 
 class StreamQuerySchema(Schema):
@@ -75,14 +73,14 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
     player = caller(query.get("token"))
-    match = latest(ctx.matches, match_id)
-    version, state = match.version, match.state
-    if version == 0:
+    watched = ctx.feeds.matches.get(match_id)  # other viewers here: no read, and the view rendered already
+    match = (watched and watched.known()) or latest(ctx.matches, match_id)
+    if match.version == 0:
         raise not_found()
-    if state.status.over and headers.get("last_event_id", -1) >= version:
+    if match.state.status.over and headers.get("last_event_id", -1) >= match.version:
         return Response(status=204)
-    open_connection = connection_opener(ctx.redis, match_id)
-    return sse_response(lambda: view_messages(match_id, version, state, player, open_connection, current_app.logger))
+    keep_alive, logger = ctx.keep_alive_seconds, current_app.logger
+    return sse_response(lambda: view_messages(match, player, ctx.feeds.matches, logger, keep_alive))
 
 
 def sse_response(messages: Callable[[], Iterator[bytes]]) -> Response:
@@ -120,61 +118,33 @@ def caller(query_token: str | None) -> Player | None:
 
 
 def view_messages(
-    match_id: str, version: int, state: MatchState, player: Player | None,
-    open_connection: Callable[[float], Any], logger: Any, keep_alive: float = KEEP_ALIVE_SECONDS,
+    match: FoldedMatch, player: Player | None, feeds: Hub[MatchFeed], logger: Any,
+    keep_alive: float = KEEP_ALIVE_SECONDS,
 ) -> Iterator[bytes]:
-    """The SSE byte chunks of one stream, from ``state`` at ``version`` until the match is over.
+    """The SSE byte chunks of one stream, from ``match`` until the match is over.
 
-    The Redis connection is opened on the first read and closed however the stream ends
-    (match over, client gone, Redis error), so a stream that never starts holds none.
+    The stream watches the match's feed only while it runs: however it ends (match over,
+    client gone, Redis error), the feed forgets it, and with its last viewer the match.
     """
-    yield f"retry: {RETRY_MS}\n".encode() + _view_message(match_id, version, state, player)
-    if state.status.over:
-        return
-    connection = None
-    try:
-        connection = open_connection(keep_alive + 5)  # the socket outlives one blocking read
-        store = RedisEventStore(connection)
-        stream_key = keys.match_events(match_id)
-        while True:
-            woke = connection.xread({stream_key: f"{version}-0"}, count=1, block=int(keep_alive * 1000))
-            if not woke:
-                yield b": keep-alive\n\n"
-                continue
-            # XREAD only wakes us; the store reads (and decodes) everything appended since.
-            folded = fold(FoldedMatch(match_id, version, state), store.read(match_id, after=version))
-            state, version = folded.state, folded.version
-            yield _view_message(match_id, version, state, player)
-            if state.status.over:
-                return
-    except redis.RedisError as error:
-        # Ending the stream is the honest answer: the client reconnects after RETRY_MS.
-        logger.warning("stream of %s ended by redis: %s", match_id, error)
-    finally:
-        if connection is not None:
-            connection.close()
+    with feeds.watching(match.match_id) as feed:
+        try:
+            current = feed.current()  # the process's, if another viewer read it: its message is rendered already
+            match = current if current.version >= match.version else match
+            sent = match.version
+            yield f"retry: {RETRY_MS}\n".encode() + feed.message(match, _seat(match, player))
+            while not match.state.status.over:
+                changed = feed.changed  # before the look: a change after it still wakes us
+                match = feed.current()
+                if match.version > sent:
+                    sent = match.version
+                    yield feed.message(match, _seat(match, player))
+                elif not changed.wait(keep_alive):
+                    feed.look_again_after(keep_alive)  # one read per match, should a wake-up be lost
+                    yield b": keep-alive\n\n"
+        except redis.RedisError as error:
+            # Ending the stream is the honest answer: the client reconnects after RETRY_MS.
+            logger.warning("stream of %s ended by redis: %s", match.match_id, error)
 
 
-def _view_message(match_id: str, version: int, state: MatchState, player: Player | None) -> bytes:
-    seat: Seat | None = state.seat_of(player.id) if player else None  # again each time: a player may join
-    data = orjson.dumps(match_view(match_id, version, state, seat))  # one line: SSE data may not hold newlines
-    return b"event: view\nid: %d\ndata: %s\n\n" % (version, data)
-
-
-def connection_opener(shared: Any, match_id: str) -> Callable[[float], redis.Redis]:
-    """Opens a client of its own on the Redis ``shared`` uses (on a cluster: the match's node)."""
-    return key_connection_opener(shared, keys.match_events(match_id), CLIENT_NAME)
-
-
-def key_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[float], redis.Redis]:
-    """Opens a client of its own, named ``client_name``, on the Redis that serves ``key``."""
-    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the key's slot
-        shared = shared.get_node_from_key(key).redis_connection
-    pool = shared.connection_pool
-
-    def open_connection(read_timeout: float) -> redis.Redis:
-        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name}
-        own_pool = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
-        return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
-
-    return open_connection
+def _seat(match: FoldedMatch, player: Player | None) -> Seat | None:
+    return match.state.seat_of(player.id) if player else None  # again each time: a player may join

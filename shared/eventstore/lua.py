@@ -36,7 +36,8 @@ class Script:
 # KEYS[4] the catch-up flag, KEYS[5] remembered refusals, KEYS[6] the unprojected index.
 # ARGV[1] expected version, ARGV[2] timestamp (ms), ARGV[3] token key ('' for none),
 # ARGV[4] token fingerprint, ARGV[5] the flag's lifetime (ms), ARGV[6] the match id,
-# then (type, schema, data, chain hash) quadruples.
+# ARGV[7] the channel told of every append (the match id is published on it: live streams
+# wake on it, see services/api/fanout.py), then (type, schema, data, chain hash) quadruples.
 # Returns {1, new_version, ask} on success, where ask is 1 if this append set the catch-up
 # flag (the caller asks the projector for a catch-up) and 0 if it was set already (a
 # catch-up is queued that has not read the stream yet: it will fold these events too);
@@ -54,13 +55,14 @@ if actual ~= tonumber(ARGV[1]) then
   return {0, actual}
 end
 local version = actual
-for i = 7, #ARGV, 4 do
+for i = 8, #ARGV, 4 do
   version = version + 1
   redis.call('XADD', KEYS[1], string.format('%d-0', version),
              't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[2], 'd', ARGV[i + 2], 'h', ARGV[i + 3])
 end
 redis.call('SET', KEYS[2], version)
 redis.call('SADD', KEYS[6], ARGV[6])
+redis.call('PUBLISH', ARGV[7], ARGV[6])
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[3], string.format('%d %d %s', actual + 1, version, ARGV[4]))
 end

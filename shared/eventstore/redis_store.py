@@ -113,7 +113,7 @@ class RedisEventStore:
         at = self._clock()
         args: list[Any] = [expected_version, at]
         args += [token.key, token.fingerprint] if token else ["", ""]
-        args += [CATCH_UP_FLAG_MS, match_id]
+        args += [CATCH_UP_FLAG_MS, match_id, keys.MATCHES_APPENDED]
         encoded = [(event.type, event.schema_version, encode_data(event.data)) for event in events]
         links = link_hashes(self._head(match_id, expected_version), expected_version + 1, encoded, at)
         for (type_, schema, data), link in zip(encoded, links):

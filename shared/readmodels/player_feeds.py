@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from shared import keys
+from shared.connect import is_cluster_client
 from shared.eventstore.schema import iso_from_ms
 from shared.fold import FoldedMatch
 from shared.readmodels.served import GenerationModels, ReadModels
@@ -79,7 +80,13 @@ class PlayerFeeds:
         for player_id, kind, data in notices:
             pipe.xadd(keys.player_feed(player_id), {"type": kind, "data": orjson.dumps(data)},
                       maxlen=MAXLEN, approximate=True)
+        told = dict.fromkeys(player_id for player_id, _, _ in notices)  # their streams wake on it, once written
+        cluster = is_cluster_client(self._client)  # a cluster pipeline cannot publish: after it, then
+        for player_id in () if cluster else told:
+            pipe.publish(keys.PLAYERS_TOLD, player_id)
         pipe.execute()
+        for player_id in told if cluster else ():
+            self._client.publish(keys.PLAYERS_TOLD, player_id)
 
     def position(self, player_id: str) -> str:
         """The id of the player's latest notice (``START`` if none): read on from here."""
@@ -94,9 +101,9 @@ class PlayerFeeds:
             return after == START
         return _order(_text(first[0][0])) <= _order(after) <= _order(_text(latest[0][0]))
 
-    def wait(self, player_id: str, after: str, block_ms: int, count: int = 100) -> list[Notice]:
-        """The notices after ``after``, waiting up to ``block_ms`` for one; [] if none came."""
-        woke = self._client.xread({keys.player_feed(player_id): after}, count=count, block=block_ms)
+    def after(self, player_id: str, after: str) -> list[Notice]:
+        """The notices after ``after`` (the feed holds about ``MAXLEN``), without waiting."""
+        woke = self._client.xread({keys.player_feed(player_id): after}, count=MAXLEN * 2)
         return [_notice(entry_id, fields) for _, entries in woke or () for entry_id, fields in entries]
 
 

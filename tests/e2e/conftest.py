@@ -68,7 +68,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         **os.environ, "REDIS_URL": server.url, "HOST": "127.0.0.1", "PORT": str(port),
         "DATA_DIR": str(data), "SWEEP_SECONDS": "2", "API_WORKERS": "2",
         "BOT_TOKEN": "e2e-bot-secret-of-at-least-32-characters",
-        # Streams left open by earlier tests hold a thread each until noticed (up to ~30 s).
+        # Sizes the waiting reads' cap (MAX_WAITS); streams hold no thread under the gevent worker.
         "API_THREADS": "32",
         # The tests register and play far more from 127.0.0.1 than a public server lets one client;
         # test_limits_over_http.py runs an API of its own with the limits on.

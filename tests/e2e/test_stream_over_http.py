@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 import orjson
 
 from services.api import stream as sse
-from shared.codec import decode
+from services.api.fanout import CLIENT_NAME as SUBSCRIBER
+from services.api.feeds import live_feeds
 from shared.eventstore import RedisEventStore
-from shared.rules import INITIAL, evolve
+from shared.fold import FoldedMatch, fold
 from tests.unit.rules.given import deck_for
 
 from .conftest import Stack
@@ -82,9 +83,9 @@ def stream_path(match_id: str, token: str | None = None) -> str:
     return f"/matches/{match_id}/stream" + (f"?token={token}" if token else "")
 
 
-def stream_clients(stack: Stack) -> set[str]:
-    """Ids of the Redis connections open streams hold (named so CLIENT LIST shows them)."""
-    return {client["id"] for client in stack.redis.client_list() if client.get("name") == sse.CLIENT_NAME}
+def subscribers(stack: Stack) -> set[str]:
+    """Ids of the API processes' subscriber connections (one each, named so CLIENT LIST shows them)."""
+    return {client["id"] for client in stack.redis.client_list() if client.get("name") == SUBSCRIBER}
 
 
 def test_a_seat_sees_the_other_seats_move_arrive_at_once(stack):
@@ -111,7 +112,6 @@ def test_a_seat_sees_the_other_seats_move_arrive_at_once(stack):
 
 def test_streams_follow_a_whole_match_to_its_end_and_never_show_unplayed_cards(stack):
     match_id, a, b = new_match(stack)
-    earlier = stream_clients(stack)  # streams of other tests may linger until their next write
     seen: dict[str, list[Message]] = {"spectator": [], "A": []}
     ended: dict[str, bool] = {}
 
@@ -127,7 +127,7 @@ def test_streams_follow_a_whole_match_to_its_end_and_never_show_unplayed_cards(s
         readers.append(threading.Thread(target=follow, args=(audience, path, ready), daemon=True))
         readers[-1].start()
         assert ready.wait(10)
-    ours = wait_for(lambda: stream_clients(stack) - earlier, lambda ids: len(ids) == 2)
+    assert 1 <= len(wait_for(lambda: subscribers(stack), bool)) <= 2  # no connection per stream: one per process
 
     final = play_to_the_end(stack, match_id, {"A": a, "B": b}, random.Random(5))
     for reader in readers:
@@ -143,8 +143,6 @@ def test_streams_follow_a_whole_match_to_its_end_and_never_show_unplayed_cards(s
         hidden = hands["A"] + hands["B"] if message in seen["spectator"] else hands["B"]
         assert not hidden_cards_shown(message.data, set(hidden)), (message.data, hands)
         assert message.data["you"] == (None if message in seen["spectator"] else "A")
-    left = wait_for(lambda: stream_clients(stack) & ours, lambda ids: not ids)
-    assert not left, "a finished stream kept its Redis connection"
 
 
 def replayed_hands(stack: Stack, match_id: str, version: int) -> dict[str, list[str]]:
@@ -204,24 +202,18 @@ def test_bad_ids_are_404_and_bad_tokens_401(stack):
         assert events.next().data["you"] is None  # seated nowhere: the spectator's view
 
 
-def test_a_quiet_stream_sends_keep_alives_and_closes_its_connection_when_dropped(stack):
+def test_a_quiet_stream_sends_keep_alives_and_stops_watching_its_match_when_dropped(stack):
     match_id, _, _ = new_match(stack)
-    state = INITIAL
-    for stored in RedisEventStore(stack.redis).read(match_id):
-        state = evolve(state, decode(stored))
-    opener, opened_clients = sse.connection_opener(stack.redis, match_id), []
+    store = RedisEventStore(stack.redis)
+    feeds = live_feeds(stack.redis, lambda wanted: fold(FoldedMatch(wanted), store.read(wanted)))
+    match = fold(FoldedMatch(match_id), store.read(match_id))
 
-    def open_connection(read_timeout: float):
-        opened_clients.append(opener(read_timeout))
-        return opened_clients[-1]
-
-    messages = sse.view_messages(match_id, 3, state, None, open_connection, logger=None, keep_alive=0.2)
+    messages = sse.view_messages(match, None, feeds.matches, logger=None, keep_alive=0.2)
     assert next(messages).startswith(b"retry: 2000\nevent: view\nid: 3\n")
     started = time.monotonic()
     assert next(messages) == b": keep-alive\n\n" and 0.15 < time.monotonic() - started < 2
-    client_id = opened_clients[0].client_id()
-    assert str(client_id) in stream_clients(stack)
+    assert feeds.matches.watched == 1
 
     messages.close()  # what the server does when the client has gone
 
-    assert not wait_for(lambda: str(client_id) in stream_clients(stack), lambda alive: not alive)
+    assert feeds.matches.watched == 0

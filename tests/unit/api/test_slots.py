@@ -1,4 +1,4 @@
-"""Live streams are capped per API process, so viewers can never hold every thread."""
+"""Live streams are capped per API process (a configurable bound far above 5,000 by default)."""
 import threading
 
 from services.api import create_app
@@ -29,10 +29,11 @@ def test_streams_past_the_cap_are_refused_at_once_until_one_ends(fake_redis):
     assert app.extensions["truc"].streams.open == 0
 
 
-def test_the_cap_defaults_to_all_threads_but_two_and_never_below_one():
-    assert Config.from_env({"REDIS_URL": "redis://x"}).max_streams == 6
-    assert Config.from_env({"REDIS_URL": "redis://x", "API_THREADS": "32"}).max_streams == 30
-    assert Config.from_env({"REDIS_URL": "redis://x", "API_THREADS": "2"}).max_streams == 1
+def test_the_cap_defaults_far_above_five_thousand_streams_and_is_configurable():
+    assert Config.from_env({"REDIS_URL": "redis://x"}).max_streams == 10_000
+    assert Config.from_env({"REDIS_URL": "redis://x", "API_THREADS": "2"}).max_streams == 10_000  # threads: no matter
+    assert Config.from_env({"REDIS_URL": "redis://x", "MAX_STREAMS": "30"}).max_streams == 30
+    assert Config.from_env({"REDIS_URL": "redis://x", "MAX_STREAMS": "30"}).worker_connections > 30
 
 
 def test_a_slot_is_given_back_once_however_often_its_stream_closes():

@@ -20,7 +20,7 @@ from tests.projector_support import random_match
 
 def notices(client: fakeredis.FakeRedis, player_id: str) -> list[tuple[str, dict]]:
     feeds = PlayerFeeds(client)
-    return [(notice.kind, notice.data) for notice in feeds.wait(player_id, START, block_ms=0, count=10_000)]
+    return [(notice.kind, notice.data) for notice in feeds.after(player_id, START)]
 
 
 def project_event_by_event(store: RedisEventStore, context: ProjectorContext, seed: int) -> list:
@@ -122,6 +122,6 @@ def test_reading_on_from_a_position_gets_what_came_after_it(fake_redis: fakeredi
     first = fake_redis.xadd(key, {"type": "match", "data": b'{"n": 1}'}).decode()
     assert feeds.position("p1") == first
     fake_redis.xadd(key, {"type": "turn", "data": b'{"n": 2}'})
-    assert [(n.kind, n.data) for n in feeds.wait("p1", first, block_ms=0)] == [("turn", {"n": 2})]
+    assert [(n.kind, n.data) for n in feeds.after("p1", first)] == [("turn", {"n": 2})]
     assert feeds.resumes("p1", first) and not feeds.resumes("p1", "1-0")  # before the oldest kept: maybe trimmed
     assert not feeds.resumes("p1", "99999999999999-0")  # not a position this feed ever had

@@ -1,0 +1,180 @@
+"""One reader per API process for every live stream: appends and notices fanned out to their viewers.
+
+A stream holds no thread and no Redis connection of its own. The append script publishes
+the match id on ``keys.MATCHES_APPENDED`` and the projector publishes the player id on
+``keys.PLAYERS_TOLD`` with each notice; one subscriber (one connection, one thread: a
+greenlet under gunicorn's gevent worker) per process marks the match's or player's
+:class:`Topic` stale and wakes its viewers through one event. The first viewer to wake
+reads what changed, once for the process (the others wait on the topic's lock, then find
+it fresh), and each audience's message is rendered once (``services.api.feeds``).
+
+The subscriber runs while some stream watches (it stands down a second after the last
+one ends). Every subscriber hears every append (one global channel, like the views' channel): a
+short message per append per API process, against SUBSCRIBE/UNSUBSCRIBE per match as
+viewers come and go. A message lost while the subscriber reconnects is not lost for
+long: on subscribing it marks every topic stale, and a topic not read for a keep-alive
+period is read again at the next keep-alive (one read per topic, not per viewer).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar
+
+import redis
+
+CLIENT_NAME = "truc-fanout"  # CLIENT LIST shows each API process's one subscriber under this name
+_RECONNECT_SECONDS = 1.0
+_POLL_SECONDS = 1.0  # how long one look for a message blocks (the thread checks it is still wanted)
+
+log = logging.getLogger(__name__)
+
+
+class Topic:
+    """What the viewers of one match (or player) share: a lock, staleness, and the event that wakes them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.changed = threading.Event()  # replaced at each change: a viewer waits on the one it saw
+        self.stale = True
+        self.read_at = 0.0  # time.monotonic() of the last read
+
+    def notify(self) -> None:
+        """Something changed: the next look reads it, and every viewer wakes to look."""
+        self.stale = True
+        woken, self.changed = self.changed, threading.Event()
+        woken.set()
+
+    def look_again_after(self, seconds: float) -> None:
+        """Mark the topic stale if it was last read ``seconds`` ago or more (a lost message's safety net)."""
+        if time.monotonic() - self.read_at >= seconds:
+            self.stale = True
+
+    def fresh(self) -> None:
+        """Called, under the lock, by whoever just read the topic."""
+        self.stale, self.read_at = False, time.monotonic()
+
+
+T = TypeVar("T", bound=Topic)
+
+
+class Hub(Generic[T]):
+    """The topics of one kind that streams of this process watch, each made once and dropped with its last viewer."""
+
+    def __init__(self, make: Callable[[str], T], started: Callable[[], None]) -> None:
+        self._make = make
+        self._started = started  # makes sure the process's subscriber runs
+        self._lock = threading.Lock()
+        self._topics: dict[str, tuple[T, int]] = {}
+
+    @contextmanager
+    def watching(self, topic_id: str) -> Iterator[T]:
+        """The topic of ``topic_id`` for as long as the caller watches it."""
+        with self._lock:
+            topic, viewers = self._topics.get(topic_id) or (self._make(topic_id), 0)
+            self._topics[topic_id] = (topic, viewers + 1)
+        self._started()
+        try:
+            yield topic
+        finally:
+            with self._lock:
+                topic, viewers = self._topics[topic_id]
+                if viewers > 1:
+                    self._topics[topic_id] = (topic, viewers - 1)
+                else:
+                    del self._topics[topic_id]
+
+    def get(self, topic_id: str) -> T | None:
+        """The topic of ``topic_id`` if some stream watches it now."""
+        entry = self._topics.get(topic_id)
+        return None if entry is None else entry[0]
+
+    def wake(self, topic_id: str | None) -> None:
+        """Notify the topic of ``topic_id`` if anyone watches it (None: every topic)."""
+        with self._lock:
+            if topic_id is None:
+                woken = [topic for topic, _ in self._topics.values()]
+            else:
+                woken = [entry[0] for entry in (self._topics.get(topic_id),) if entry is not None]
+        for topic in woken:
+            topic.notify()
+
+    @property
+    def watched(self) -> int:
+        """How many topics some stream watches now."""
+        return len(self._topics)
+
+
+class Fanout:
+    """The process's subscriber, handing each published id to the hub of its channel."""
+
+    def __init__(self, client: Any, hubs: dict[str, Callable[[str | None], None]], wanted: Callable[[], bool]) -> None:
+        self._client = client
+        self._hubs = hubs  # channel -> what wakes its topics
+        self._wanted = wanted  # whether any stream watches anything: else the subscriber stands down
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the subscriber unless it runs (on the first stream: building the app does no I/O)."""
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="fanout", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while self._still_needed():
+            try:
+                self._listen()
+            except (redis.RedisError, OSError) as error:
+                log.warning("fanout: the subscriber lost its Redis (%s); streams look again on their own", error)
+                time.sleep(_RECONNECT_SECONDS)
+
+    def _listen(self) -> None:
+        client = own_connection_opener(self._client, next(iter(self._hubs)), CLIENT_NAME)(_POLL_SECONDS + 5)
+        subscription = client.pubsub(ignore_subscribe_messages=True)
+        try:
+            subscription.subscribe(*self._hubs)
+            for wake in self._hubs.values():
+                wake(None)  # whatever was published before we listened
+            while self._still_needed():
+                message = subscription.get_message(timeout=_POLL_SECONDS)
+                if message is not None and message["type"] == "message":
+                    self._hubs[_text(message["channel"])](_text(message["data"]))
+        finally:
+            subscription.close()
+            client.close()
+
+    def _still_needed(self) -> bool:
+        """True while a stream watches and this thread is the subscriber; else it stands down."""
+        with self._lock:
+            if self._thread is not threading.current_thread():
+                return False
+            if self._wanted():
+                return True
+            self._thread = None  # the next stream starts a new one
+            return False
+
+
+def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[float], redis.Redis]:
+    """Opens a client of its own, named ``client_name``, on the Redis that serves ``key``.
+
+    On a cluster, the node of ``key``'s slot; a published message reaches every node's subscribers.
+    """
+    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the key's slot
+        shared = shared.get_node_from_key(key).redis_connection
+    pool = shared.connection_pool
+
+    def open_connection(read_timeout: float) -> redis.Redis:
+        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name}
+        own_pool = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
+        return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
+
+    return open_connection
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
