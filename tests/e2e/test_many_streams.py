@@ -43,7 +43,8 @@ def one_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OneProcess
     port = free_port()
     env = {**os.environ, "REDIS_URL": server.url, "HOST": "127.0.0.1", "PORT": str(port), "DATA_DIR": str(data),
            "API_WORKERS": "1", "KEEP_ALIVE_SECONDS": "1", "REDIS_CONNECTIONS": str(REDIS_CONNECTIONS),
-           "BOT_TOKEN": "many-streams-bot-secret-of-32-characters-or-more"}
+           "BOT_TOKEN": "many-streams-bot-secret-of-32-characters-or-more",
+           "RATE_LIMITS": "off"}  # hundreds of viewers from one address: the limits are tested apart
     api = subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT,
                            stdout=open(data / "api.log", "ab"), stderr=subprocess.STDOUT)
     http = Http(f"http://127.0.0.1:{port}")
