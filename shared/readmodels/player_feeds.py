@@ -65,8 +65,11 @@ class PlayerFeeds:
     def __init__(self, client: Any) -> None:
         self._client = client
 
-    def tell(self, projection: FoldedMatch, *, status_changed: bool) -> None:
-        """Append the projection's notices, once its served views are written."""
+    def tell(self, projection: FoldedMatch, *, status_changed: bool, into: Any = None) -> None:
+        """Append the projection's notices, once its served views are written.
+
+        ``into``: a pipeline to queue them on, which the caller executes; else they are sent at once.
+        """
         notices = []
         turn = turn_notice(projection)
         if turn is not None:
@@ -75,11 +78,12 @@ class PlayerFeeds:
             notices += _status_notices(projection)
         if not notices:
             return
-        pipe = self._client.pipeline(transaction=False)  # one round trip; on a cluster, per node
+        pipe = self._client.pipeline(transaction=False) if into is None else into  # one round trip; per node
         for player_id, kind, data in notices:
             pipe.xadd(keys.player_feed(player_id), {"type": kind, "data": orjson.dumps(data)},
                       maxlen=MAXLEN, approximate=True)
-        pipe.execute()
+        if into is None:
+            pipe.execute()
 
     def position(self, player_id: str) -> str:
         """The id of the player's latest notice (``START`` if none): read on from here."""
