@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from shared.codec import decode
 from shared.eventstore.port import EventStore, StoredEvent
-from shared.rules import INITIAL, MatchState, Status, clocked, evolve
+from shared.rules import INITIAL, Event, MatchState, Status, clocked, evolve
 from shared.rules.events import RoundWon
 from shared.rules.state import copy_with, with_seat
 
@@ -47,19 +47,24 @@ class FoldedMatch:
         return self.state.status
 
 
-def fold(folded: FoldedMatch, stored: Iterable[StoredEvent]) -> FoldedMatch:
+def fold(
+    folded: FoldedMatch, stored: Iterable[StoredEvent], decoded: Sequence[Event] | None = None,
+) -> FoldedMatch:
     """Fold ``stored`` (oldest first, continuing ``folded.version``) into the match.
 
+    ``decoded``: the engine events ``stored`` records, when the caller holds them (an
+    append's own, just encoded from them): they are not decoded again.
     Raises :class:`GapError` on a missing or repeated version, and the codec's
     ``UnknownEventError`` on an event this code cannot read.
     """
     # Locals, and one FoldedMatch at the end: a rebuild folds every event of every match here.
     version, state, created_at, at = folded.version, folded.state, folded.created_at, folded.at
     rounds_won, points_won = folded.rounds_won, folded.points_won
+    given = None if decoded is None else iter(decoded)
     for record in stored:
         if record.version != version + 1:
             raise GapError(f"match {folded.match_id!r}: expected version {version + 1}, got {record.version}")
-        event = decode(record)
+        event = decode(record) if given is None else next(given)
         state = evolve(state, event)  # before the tally: an event the rules cannot fold counts nothing
         if isinstance(event, RoundWon):
             seat = event.seat

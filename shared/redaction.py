@@ -25,14 +25,16 @@ Audience = str | None  # "A", "B", or None for a spectator
 
 def public_events(
     shown: Sequence[StoredEvent], audience: Audience, known: Sequence[StoredEvent] | None = None,
-    finished: bool = False,
+    finished: bool = False, decoded: Sequence[Event] | None = None,
 ) -> list[dict[str, Any]]:
     """``shown`` rendered for ``audience`` (JSON-ready): redacted, and without chain links
     until the match is finished. ``known``: ``shown`` and the events after it up to now, or
     at least to the end of the rounds ``shown`` deals (default: ``shown``), which tell which
-    cards the table has shown; ``finished``: the match is over, if ``known`` stops before."""
+    cards the table has shown; ``finished``: the match is over, if ``known`` stops before;
+    ``decoded``: the engine events ``known`` records, when the caller holds them (an action's
+    own), so they are not decoded again."""
     known = shown if known is None else known
-    events = [decode(stored) for stored in known]
+    events = [decode(stored) for stored in known] if decoded is None else list(decoded)
     seen = shown_events(events, None if audience is None else Seat(audience), finished)
     finished = finished or table_of(events).finished
     offset = shown[0].version - known[0].version if shown else 0

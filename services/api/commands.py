@@ -97,7 +97,7 @@ def act(action: dict, match_id: str) -> Response:
         ctx.limits.left_lobby(match_id, recorded.state)
     seat = recorded.seat.value if recorded.seat else None
     # A new deal in these events has nothing played yet; a won match shows everything.
-    events = public_events(recorded.events, seat)
+    events = public_events(recorded.events, seat, decoded=recorded.decided)
     response = json_response({"version": recorded.version, "events": events}, 200)
     response.headers["ETag"] = f'"{recorded.version}"'
     return response

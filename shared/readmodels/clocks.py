@@ -23,13 +23,17 @@ class Clocks:
     def __init__(self, client: Any) -> None:
         self._client = client
 
-    def set(self, match_id: str, deadline_ms: int | None) -> None:
-        """Index the match's deadline; None: no clock runs (waiting, finished, cancelled)."""
+    def set(self, match_id: str, deadline_ms: int | None, into: Any = None) -> None:
+        """Index the match's deadline; None: no clock runs (waiting, finished, cancelled).
+
+        ``into``: a pipeline to queue the write on, which the caller executes; else it is sent at once.
+        """
         keys.validate_match_id(match_id)
+        client = self._client if into is None else into
         if deadline_ms is None:
-            self._client.zrem(keys.CLOCKS, match_id)
+            client.zrem(keys.CLOCKS, match_id)
         else:
-            self._client.zadd(keys.CLOCKS, {match_id: deadline_ms})
+            client.zadd(keys.CLOCKS, {match_id: deadline_ms})
 
     def due(self, now_ms: int, limit: int = 100) -> list[str]:
         """Matches whose deadline has passed, the most overdue first."""

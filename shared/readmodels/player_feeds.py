@@ -66,8 +66,13 @@ class PlayerFeeds:
     def __init__(self, client: Any) -> None:
         self._client = client
 
-    def tell(self, projection: FoldedMatch, *, status_changed: bool) -> None:
-        """Append the projection's notices, once its served views are written."""
+    def tell(self, projection: FoldedMatch, *, status_changed: bool, into: Any = None) -> list[str]:
+        """Append the projection's notices, once its served views are written, and wake their streams.
+
+        ``into``: a pipeline to queue them on, which the caller executes; else they are sent at once.
+        Returns the players still to wake once the caller's pipeline ran (a cluster pipeline cannot
+        publish): hand them to :meth:`wake`.
+        """
         notices = []
         turn = turn_notice(projection)
         if turn is not None:
@@ -75,17 +80,24 @@ class PlayerFeeds:
         if status_changed:
             notices += _status_notices(projection)
         if not notices:
-            return
-        pipe = self._client.pipeline(transaction=False)  # one round trip; on a cluster, per node
+            return []
+        pipe = self._client.pipeline(transaction=False) if into is None else into  # one round trip; per node
         for player_id, kind, data in notices:
             pipe.xadd(keys.player_feed(player_id), {"type": kind, "data": orjson.dumps(data)},
                       maxlen=MAXLEN, approximate=True)
-        told = dict.fromkeys(player_id for player_id, _, _ in notices)  # their streams wake on it, once written
+        told = list(dict.fromkeys(player_id for player_id, _, _ in notices))  # their streams wake, once written
         cluster = is_cluster_client(self._client)  # a cluster pipeline cannot publish: after it, then
         for player_id in () if cluster else told:
             pipe.publish(keys.PLAYERS_TOLD, player_id)
+        if into is not None:
+            return told if cluster else []
         pipe.execute()
-        for player_id in told if cluster else ():
+        self.wake(told if cluster else [])
+        return []
+
+    def wake(self, player_ids: list[str]) -> None:
+        """Wake the streams of ``player_ids``, whose notices are written."""
+        for player_id in player_ids:
             self._client.publish(keys.PLAYERS_TOLD, player_id)
 
     def position(self, player_id: str) -> str:

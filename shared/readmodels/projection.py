@@ -13,6 +13,7 @@ from typing import Any
 from shared.eventstore.schema import iso_from_ms
 from shared.fold import FoldedMatch
 from shared.rules import SEATS, MatchState, Seat, Status, view
+from shared.rules.visibility import views
 
 
 @dataclass(frozen=True)
@@ -44,12 +45,9 @@ def match_view(match_id: str, version: int, state: MatchState, seat: Seat | None
 
 def match_views(projection: FoldedMatch) -> dict[str, dict[str, Any]]:
     """The views of seat A, seat B and a spectator."""
-    p = projection
-    return {
-        "A": match_view(p.match_id, p.version, p.state, Seat.A),
-        "B": match_view(p.match_id, p.version, p.state, Seat.B),
-        "spectator": match_view(p.match_id, p.version, p.state, None),
-    }
+    shown = views(projection.state, (Seat.A, Seat.B, None))  # what all three see alike: built once
+    ids = {"id": projection.match_id, "version": projection.version}
+    return {audience: {**ids, **one} for audience, one in zip(("A", "B", "spectator"), shown)}
 
 
 def summary(projection: FoldedMatch, spectator_view: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -30,10 +30,14 @@ def publish_live(
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
                generation=pointer.building, clear_mark=False)
     was = status_of(readmodels.at(pointer.generation), projection.match_id) if relist else None
+    after = readmodels.client.pipeline(transaction=False)  # the feeds and the timer's index: one round trip
+    feeds, to_wake = PlayerFeeds(readmodels.client), []
     if _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
               generation=pointer.generation, clear_mark=True):  # not an older fold than the one served
-        PlayerFeeds(readmodels.client).tell(projection, status_changed=relist and was != models.summary["status"])
-    Clocks(readmodels.client).set(projection.match_id, deadline(projection.state))  # the timer's index
+        to_wake = feeds.tell(projection, status_changed=relist and was != models.summary["status"], into=after)
+    Clocks(readmodels.client).set(projection.match_id, deadline(projection.state), into=after)  # the timer's index
+    after.execute()
+    feeds.wake(to_wake)  # on a cluster only: its pipeline could not publish
 
 
 def publish(

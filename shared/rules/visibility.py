@@ -32,25 +32,36 @@ def view(state: MatchState, seat: Audience, reveal: bool = False) -> dict[str, A
 
     ``reveal`` adds both hands: for replaying a finished match, where nothing is secret.
     """
-    seated = seat is not None and state.status is not Status.NEW
-    return {
-        "status": state.status.value,
-        "rules": state.rules.to_dict(),
-        "custom": state.custom,
-        "players": {
-            s.value: (None if p is None else {"id": p.id, "name": p.name})
-            for s, p in zip(SEATS, state.players)
-        },
-        "scores": _by_seat(state.scores),
-        "winner": state.winner.value if state.winner else None,
-        "you": seat.value if seated else None,
-        "round": _round(state.round, seat, reveal) if state.round else None,
-        "last_round": _last_round(state.last_round) if state.last_round else None,
-        "legal_actions": [c.body() for c in legal_actions(state, seat)] if seated else [],
-        "fairness": {"seed_commitment": state.seed_commitment, "seed": state.seed},
-        "clock": _clock(state),
-        "ended_by": state.ended_by.value if state.ended_by else None,
-    }
+    return views(state, (seat,), reveal)[0]
+
+
+def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False) -> list[dict[str, Any]]:
+    """:func:`view` for each of ``audiences``; what every audience sees alike is built once, and
+    the views share it (the projector writes three views of every match it catches up)."""
+    rules, scores, fairness = state.rules.to_dict(), _by_seat(state.scores), {
+        "seed_commitment": state.seed_commitment, "seed": state.seed}
+    players = {s.value: (None if p is None else {"id": p.id, "name": p.name}) for s, p in zip(SEATS, state.players)}
+    last_round = _last_round(state.last_round) if state.last_round else None
+    clock, ended_by = _clock(state), state.ended_by.value if state.ended_by else None
+    shown = []
+    for seat in audiences:
+        seated = seat is not None and state.status is not Status.NEW
+        shown.append({
+            "status": state.status.value,
+            "rules": rules,
+            "custom": state.custom,
+            "players": players,
+            "scores": scores,
+            "winner": state.winner.value if state.winner else None,
+            "you": seat.value if seated else None,
+            "round": _round(state.round, seat, reveal) if state.round else None,
+            "last_round": last_round,
+            "legal_actions": [c.body() for c in legal_actions(state, seat)] if seated else [],
+            "fairness": fairness,
+            "clock": clock,
+            "ended_by": ended_by,
+        })
+    return shown
 
 
 def _clock(state: MatchState) -> dict[str, Any] | None:

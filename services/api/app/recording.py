@@ -32,6 +32,7 @@ class Recorded:
     state: MatchState
     events: list[StoredEvent]
     seat: Seat | None  # the seat of the player who asked
+    decided: tuple[Event, ...] | None = None  # the engine events ``events`` record, when this request decided them
 
 
 Attempt = Callable[[FoldedMatch, bool], Recorded | None]
@@ -46,9 +47,9 @@ def record(
     appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
     if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
         matches.notify(match.match_id)
-    now = fold(match, appended.events)
+    now = fold(match, appended.events, events)  # the events just decided: no decoding them back
     matches.folds.put(now)
-    return Recorded(now.match_id, now.version, now.state, appended.events, seat)
+    return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events))
 
 
 def retrying(matches: Matches, match_id: str, attempt: Attempt, cached: FoldedMatch | None = None) -> Recorded:
