@@ -36,34 +36,39 @@ def _seated(match_id: str):
 @blp.response(200, EventLogSchema)
 def events(query: dict, match_id: str) -> Response:
     """The audit log after version `after`: unplayed cards are null for all but their holder until the end."""
-    _, now, seat = _seated(match_id)
+    current, now, seat = _seated(match_id)
     store = services().store
     window = store.read(match_id, after=query["after"], limit=query["limit"])
     finished = now.status is Status.FINISHED
-    known = window if finished else window + _rest_of_its_rounds(store, match_id, window)
+    known = window if finished else window + _rest_of_its_rounds(store, match_id, window, current)
     return json_response({"events": public_events(window, seat.value if seat else None, known, finished)})
 
 
-def _rest_of_its_rounds(store: EventStore, match_id: str, window: list[StoredEvent]) -> list[StoredEvent]:
+def _rest_of_its_rounds(
+    store: EventStore, match_id: str, window: list[StoredEvent], up_to: int,
+) -> list[StoredEvent]:
     """The events after ``window`` up to the deal that ends the last round it shows cards of.
 
     A dealt card is shown once played in its round, which may come after the window: this
     reads on to the next deal (one round, a few dozen events at most), never the whole match.
-    A match created with fixture decks shows cards of every round they cover.
+    A match created with fixture decks shows cards of every round they cover. Never past
+    ``up_to``, the match's version when the request began: a move made while the log is
+    being read must not show in an answer whose events end before it.
     """
     if not window:
         return []
     deck_rounds = len(window[0].data.get("decks") or ()) if window[0].type == "match_created" else 0
     rest, after = [], window[-1].version
-    while True:
-        page = store.read(match_id, after=after, limit=_PAGE)
+    while after < up_to:
+        page = store.read(match_id, after=after, limit=min(_PAGE, up_to - after))
         for stored in page:
             if stored.type == "round_dealt" and stored.data.get("round", 0) > deck_rounds:
                 return rest  # a new round: the window's rounds are closed
             rest.append(stored)
-        if len(page) < _PAGE:
+        if not page:
             return rest
         after = page[-1].version
+    return rest
 
 
 @blp.route("/matches/<id:match_id>/replay", methods=["GET"])

@@ -43,7 +43,8 @@ def test_a_window_is_redacted_as_the_whole_log_would_redact_it(seed: int, with_d
         end = rng.randint(1, len(everything))  # "now": the match as it stood at version `end`
         known_now, after = everything[:end], rng.randint(0, end - 1)
         window = known_now[after:after + rng.choice((1, 3, 10, 50))]
-        rest = [event for event in _rest_of_its_rounds(store, "m", window) if event.version <= end]
+        rest = _rest_of_its_rounds(store, "m", window, end)
+        assert all(event.version <= end for event in rest)
         finished = end == len(everything)
         for audience in ("A", "B", None):
             expected = public_events(window, audience, known=known_now)
@@ -55,5 +56,14 @@ def test_a_late_window_never_reads_the_events_before_it() -> None:
     after = len(everything) - 5
     window = store.read("m", after=after, limit=1)
     store.lowest_after = None
-    rest = _rest_of_its_rounds(store, "m", window)
+    rest = _rest_of_its_rounds(store, "m", window, len(everything))
     assert store.lowest_after >= after and len(rest) < len(everything) - after
+
+
+def test_what_was_appended_after_the_request_began_is_never_known() -> None:
+    store, everything = _stored(7, with_decks=False)
+    deal = next(event for event in everything[3:] if event.type == "round_dealt")
+    window = store.read("m", after=0, limit=deal.version)  # ends on a deal: its round is still to come
+    began_at = deal.version + 1  # the match's version when the request began
+    rest = _rest_of_its_rounds(store, "m", window, began_at)
+    assert [event.version for event in rest] == [began_at]  # the move after it, not the later ones
