@@ -22,8 +22,9 @@ import orjson
 import redis
 
 from services.embedded_redis import EmbeddedRedis, free_port
-from tests.e2e.http import Http
-from tests.e2e.table import new_match
+
+from .player import register
+from .wire import Http
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,11 +68,12 @@ def main(count: int) -> None:
         server = EmbeddedRedis(Path(data) / "redis").start()
         port = free_port()
         env = {**os.environ, "REDIS_URL": server.url, "PORT": str(port), "DATA_DIR": data, "API_WORKERS": "2",
-               "BOT_TOKEN": "bench-bot-secret-of-at-least-32-characters"}
+               "BOT_TOKEN": "bench-bot-secret-of-at-least-32-characters",
+               "RATE_LIMITS": "off"}  # thousands of streams from this one address
         api = subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT,
                                stdout=open(Path(data) / "api.log", "ab"), stderr=subprocess.STDOUT)
         try:
-            run(Http(f"http://127.0.0.1:{port}"), redis.Redis.from_url(server.url), port, api.pid, count)
+            run(Http(port), redis.Redis.from_url(server.url), port, api.pid, count)
         finally:
             api.terminate()
             api.wait(10)
@@ -81,18 +83,14 @@ def main(count: int) -> None:
 def run(http: Http, client: redis.Redis, port: int, master: int, count: int) -> None:
     while True:
         try:
-            if http.get("/health").status == 200:
+            if http.call("GET", "/health")[0] == 200:
                 break
         except OSError:
             time.sleep(0.1)
-
-    class Stack:
-        pass
-
-    stack = Stack()
-    stack.http = http
-    match_id, _, b = new_match(stack, first_dealer="A")
-    [seat] = open_all(port, f"/matches/{match_id}/stream?token={b.token}", 1)
+    a, b = register(http, lambda *_: None), register(http, lambda *_: None)
+    match_id = http.expect(201, "POST", "/matches", body={"first_dealer": "A"}, token=a)[0]["id"]
+    http.expect(200, "POST", f"/matches/{match_id}/join", token=b)
+    [seat] = open_all(port, f"/matches/{match_id}/stream?token={b}", 1)
     seat.setblocking(True)
     first = b""
     while not re.search(rb"data: .*\n", first):
@@ -107,7 +105,7 @@ def run(http: Http, client: redis.Redis, port: int, master: int, count: int) -> 
     open_seconds = time.monotonic() - started
     clients, rss = len(client.client_list()), rss_kb(workers)
     sent = time.monotonic()
-    assert http.post(f"/matches/{match_id}/actions", {"type": "play", "card": hand[0]}, token=b.token).status == 200
+    http.expect(200, "POST", f"/matches/{match_id}/actions", body={"type": "play", "card": hand[0]}, token=b)
     arrived = sorted(at - sent for at in read_until(viewers, b"\nid: 4\n", 60).values())
     print(f"{len(opened)}/{count} streams open in {open_seconds:.1f} s; the move reached {len(arrived)}: "
           f"p50 {arrived[len(arrived) // 2] * 1000:.0f} ms, p99 {arrived[int(len(arrived) * 0.99)] * 1000:.0f} ms, "
