@@ -115,6 +115,27 @@ def test_a_rebuild_job_does_nothing_for_a_generation_no_longer_being_built(
     assert readmodels.at(1).projected_version("m0") == 0
 
 
+def test_a_rebuild_job_stops_within_a_few_matches_of_its_rebuild_being_abandoned(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from shared.readmodels import catching_up
+
+    match_ids = store_varied_matches(store, 3 * catching_up.POINTER_EVERY)
+    lock_rebuild(fake_redis, "me")
+    start_building(fake_redis, 1, "me")
+    real, folded = catching_up.rebuild_match, []
+
+    def abandoned_after_the_first(match_id: str, ctx: ProjectorContext, *, generation: int) -> int:
+        folded.append(match_id)
+        fake_redis.hdel(keys.READ_MODELS, "building")  # the rebuild is abandoned while this job runs
+        return real(match_id, ctx, generation=generation)
+
+    monkeypatch.setattr(catching_up, "rebuild_match", abandoned_after_the_first)
+    rebuild_batch(match_ids, 1, context)
+    assert folded == match_ids[:catching_up.POINTER_EVERY]
+
+
 def test_an_inline_rebuild_switches_reads_to_a_fresh_fold_and_drops_the_old_generation(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
 ) -> None:
