@@ -3,7 +3,8 @@
 - ``serve`` (the default) waits for Redis, then replaces itself with gunicorn bound to
   HOST:PORT, serving the app ``services.api.app_from_env()`` builds in each gunicorn
   process (never Flask's development server). gevent workers (gunicorn monkey-patches
-  each worker before it loads the app): a request is a greenlet, so a live stream or a
+  each worker before it loads the app; ``gunicorn_config.py`` closes a client socket that
+  stalls for ``STALLED_CLIENT_SECONDS``): a request is a greenlet, so a live stream or a
   read with ``wait`` costs a little memory, not a thread, and one process holds
   ``WORKER_CONNECTIONS`` connections. Its file-descriptor limit is raised to match.
 - ``timer`` fires the timeouts and lobby expiries that fall due (:mod:`services.api.timer`).
@@ -14,6 +15,7 @@ import logging
 import os
 import resource
 import sys
+from pathlib import Path
 from typing import Any
 
 from services.api import create_app
@@ -22,6 +24,8 @@ from services.api.timer import Timer, run_forever
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
+
+CONFIG_FILE = Path(__file__).with_name("gunicorn_config.py")
 
 
 def seat_the_bot(client: Any, token: str | None) -> None:
@@ -60,7 +64,7 @@ def _serve() -> None:
         sys.executable, "-m", "gunicorn", "services.api:app_from_env()",
         "--bind", f"{config.host}:{config.port}",
         "--workers", str(config.api_workers),
-        "--worker-class", "gevent",
+        "--config", f"file:{CONFIG_FILE}",  # the gevent worker, with a bound on stalled clients
         "--worker-connections", str(config.worker_connections),
         "--timeout", "30",  # a worker whose loop stalls this long is restarted
         "--graceful-timeout", "5",

@@ -35,7 +35,10 @@ class TimedHttp(Http):
 class Stack:
     """Redis, the API under gunicorn, projector workers and (optionally) the bot, as processes."""
 
-    def __init__(self, root: Path, *, appendfsync: str = "always", api_workers: int = 2, api_threads: int = 8) -> None:
+    def __init__(
+        self, root: Path, *, appendfsync: str = "always", api_workers: int = 2, api_threads: int = 8,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.root = root
         self.server = EmbeddedRedis(root / "redis", port=free_port(), appendfsync=appendfsync)
         self.port = free_port()
@@ -44,6 +47,7 @@ class Stack:
             "PORT": str(self.port), "DATA_DIR": str(root), "SWEEP_SECONDS": str(SWEEP_SECONDS),
             "API_WORKERS": str(api_workers), "API_THREADS": str(api_threads), "BOT_TOKEN": BOT_TOKEN,
             "RATE_LIMITS": "off",  # many players and matches from 127.0.0.1, far past a public server's limits
+            **(env or {}),  # a test's own settings (limits on, shorter bounds, ...)
         }
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = TimedHttp(self.url)

@@ -1,0 +1,41 @@
+"""gunicorn's settings file for the API, loaded by path (``-c``): the master imports nothing of the app.
+
+The worker is gevent's, with one bound added: a client socket that makes no progress for
+``STALLED_CLIENT_SECONDS`` (default 30) is closed. gunicorn bounds reading a request's
+head already (the keep-alive period, 5 s, covers the whole head, however slowly it
+trickles in), but not what comes after it: a body announced and never sent, or a
+response (a live stream's views) the client never reads, would hold the connection, its
+greenlet and its stream slot for as long as the client keeps the socket open. With the
+bound, a read or a write that waits that long fails, and the request ends like one whose
+client left; a stream's viewer that stopped reading reconnects with ``Last-Event-ID``.
+A slow client that still makes progress (a phone on a bad network) is not cut off.
+
+How much a client that stopped reading leaves queued before its writes wait is the
+kernel's send buffer, autotuned up to ``net.ipv4.tcp_wmem``'s maximum (4 MB here: some
+3,500 views of a stream). ``SEND_BUFFER_BYTES`` fixes it per connection instead (the
+kernel doubles it), bounding the kernel memory a stuck stream pins; unset, the kernel's.
+"""
+from __future__ import annotations
+
+import os
+import socket
+from typing import Any
+
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
+
+STALLED_CLIENT_SECONDS = float(os.environ.get("STALLED_CLIENT_SECONDS") or 30)
+SEND_BUFFER_BYTES = int(os.environ.get("SEND_BUFFER_BYTES") or 0)  # 0: the kernel's autotuning
+
+
+class BoundedGeventWorker(GeventWorker):
+    """gevent's worker, whose client sockets time out once stalled (gevent's own leaves them blocking forever)."""
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        client.settimeout(STALLED_CLIENT_SECONDS)  # in place of GeventWorker's setblocking(1): blocking, but bounded
+        if SEND_BUFFER_BYTES > 0:
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+        AsyncWorker.handle(self, listener, client, addr)
+
+
+worker_class = BoundedGeventWorker
