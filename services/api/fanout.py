@@ -5,16 +5,18 @@ the match id on ``keys.MATCHES_APPENDED`` and the projector publishes the player
 ``keys.PLAYERS_TOLD`` with each notice; the process's one subscriber
 (:class:`shared.subscriber.Subscriber`: one connection, one thread, a greenlet under
 gunicorn's gevent worker, shared with the reads that wait for a version) marks the
-match's or player's :class:`Topic` stale and wakes its viewers through one event. The first viewer to wake
-reads what changed, once for the process (the others wait on the topic's lock, then find
-it fresh), and each audience's message is rendered once (``services.api.feeds``).
+match's or player's :class:`Topic` stale and wakes its viewers through one event. The
+first viewer to wake reads what changed, once for the process (the others wait on the
+topic's lock, then find it fresh), and each audience's message is rendered once
+(``services.api.feeds``).
 
-The subscriber runs while some stream watches or some read waits (it stands down a second
-after the last one ends). Every subscriber hears every append (one global channel, like the views' channel): a
-short message per append per API process, against SUBSCRIBE/UNSUBSCRIBE per match as
-viewers come and go. A message lost while the subscriber reconnects is not lost for
-long: on subscribing it marks every topic stale, and a topic not read for a keep-alive
-period is read again at the next keep-alive (one read per topic, not per viewer).
+The subscriber runs while some stream watches or some read waits (it stands down a
+second after the last one ends). Every subscriber hears every append (one global
+channel, like the views' channel): a short message per append per API process, against
+SUBSCRIBE/UNSUBSCRIBE per match as viewers come and go. A message lost while the
+subscriber reconnects is not lost for long: on subscribing it marks every topic stale,
+and a topic not read for a keep-alive period is read again at the next keep-alive (one
+read per topic, not per viewer).
 """
 from __future__ import annotations
 
