@@ -16,6 +16,7 @@ from shared.limits import Counters
 from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
+from shared.subscriber import Subscriber
 
 from . import commands, errors, health, history, reading, reference
 from .app import Matches, latest
@@ -23,6 +24,7 @@ from .browser_table import blp as table_blueprint
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError
+from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
 from .limits import Limiter, rate_limit_headers
 from .player_stream import blp as player_stream_blueprint
@@ -72,11 +74,12 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     store = RedisEventStore(client, clock=clock)
     players = PlayerRegistry(client)
     matches = Matches(store, notify, SeedVault(client))
+    subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams and its waits
     return Services(
         redis=client, store=store, players=players, matches=matches,
-        read_models=ReadModels(client), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
+        read_models=ReadModels(client, subscriber), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
         bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams),
-        feeds=live_feeds(client, lambda match_id: latest(matches, match_id)),
+        feeds=live_feeds(client, lambda match_id: latest(matches, match_id), subscriber),
         keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
         limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),

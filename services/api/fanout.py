@@ -2,35 +2,31 @@
 
 A stream holds no thread and no Redis connection of its own. The append script publishes
 the match id on ``keys.MATCHES_APPENDED`` and the projector publishes the player id on
-``keys.PLAYERS_TOLD`` with each notice; one subscriber (one connection, one thread: a
-greenlet under gunicorn's gevent worker) per process marks the match's or player's
-:class:`Topic` stale and wakes its viewers through one event. The first viewer to wake
-reads what changed, once for the process (the others wait on the topic's lock, then find
-it fresh), and each audience's message is rendered once (``services.api.feeds``).
+``keys.PLAYERS_TOLD`` with each notice; the process's one subscriber
+(:class:`shared.subscriber.Subscriber`: one connection, one thread, a greenlet under
+gunicorn's gevent worker, shared with the reads that wait for a version) marks the
+match's or player's :class:`Topic` stale and wakes its viewers through one event. The
+first viewer to wake reads what changed, once for the process (the others wait on the
+topic's lock, then find it fresh), and each audience's message is rendered once
+(``services.api.feeds``).
 
-The subscriber runs while some stream watches (it stands down a second after the last
-one ends). Every subscriber hears every append (one global channel, like the views' channel): a
-short message per append per API process, against SUBSCRIBE/UNSUBSCRIBE per match as
-viewers come and go. A message lost while the subscriber reconnects is not lost for
-long: on subscribing it marks every topic stale, and a topic not read for a keep-alive
-period is read again at the next keep-alive (one read per topic, not per viewer).
+The subscriber runs while some stream watches or some read waits (it stands down a
+second after the last one ends). Every subscriber hears every append (one global
+channel, like the views' channel): a short message per append per API process, against
+SUBSCRIBE/UNSUBSCRIBE per match as viewers come and go. A message lost while the
+subscriber reconnects is not lost for long: on subscribing it marks every topic stale,
+and a topic not read for a keep-alive period is read again at the next keep-alive (one
+read per topic, not per viewer).
 """
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Generic, TypeVar
-
-import redis
+from typing import Generic, TypeVar
 
 CLIENT_NAME = "truc-fanout"  # CLIENT LIST shows each API process's one subscriber under this name
-_RECONNECT_SECONDS = 1.0
-_POLL_SECONDS = 1.0  # how long one look for a message blocks (the thread checks it is still wanted)
-
-log = logging.getLogger(__name__)
 
 
 class Topic:
@@ -106,75 +102,3 @@ class Hub(Generic[T]):
     def watched(self) -> int:
         """How many topics some stream watches now."""
         return len(self._topics)
-
-
-class Fanout:
-    """The process's subscriber, handing each published id to the hub of its channel."""
-
-    def __init__(self, client: Any, hubs: dict[str, Callable[[str | None], None]], wanted: Callable[[], bool]) -> None:
-        self._client = client
-        self._hubs = hubs  # channel -> what wakes its topics
-        self._wanted = wanted  # whether any stream watches anything: else the subscriber stands down
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        """Start the subscriber unless it runs (on the first stream: building the app does no I/O)."""
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="fanout", daemon=True)
-                self._thread.start()
-
-    def _run(self) -> None:
-        while self._still_needed():
-            try:
-                self._listen()
-            except (redis.RedisError, OSError) as error:
-                log.warning("fanout: the subscriber lost its Redis (%s); streams look again on their own", error)
-                time.sleep(_RECONNECT_SECONDS)
-
-    def _listen(self) -> None:
-        client = own_connection_opener(self._client, next(iter(self._hubs)), CLIENT_NAME)(_POLL_SECONDS + 5)
-        subscription = client.pubsub(ignore_subscribe_messages=True)
-        try:
-            subscription.subscribe(*self._hubs)
-            for wake in self._hubs.values():
-                wake(None)  # whatever was published before we listened
-            while self._still_needed():
-                message = subscription.get_message(timeout=_POLL_SECONDS)
-                if message is not None and message["type"] == "message":
-                    self._hubs[_text(message["channel"])](_text(message["data"]))
-        finally:
-            subscription.close()
-            client.close()
-
-    def _still_needed(self) -> bool:
-        """True while a stream watches and this thread is the subscriber; else it stands down."""
-        with self._lock:
-            if self._thread is not threading.current_thread():
-                return False
-            if self._wanted():
-                return True
-            self._thread = None  # the next stream starts a new one
-            return False
-
-
-def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[float], redis.Redis]:
-    """Opens a client of its own, named ``client_name``, on the Redis that serves ``key``.
-
-    On a cluster, the node of ``key``'s slot; a published message reaches every node's subscribers.
-    """
-    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the key's slot
-        shared = shared.get_node_from_key(key).redis_connection
-    pool = shared.connection_pool
-
-    def open_connection(read_timeout: float) -> redis.Redis:
-        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name}
-        own_pool = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
-        return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
-
-    return open_connection
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value

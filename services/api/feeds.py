@@ -18,8 +18,9 @@ from shared.fold import FoldedMatch
 from shared.readmodels.player_feeds import MAXLEN, Notice, PlayerFeeds
 from shared.readmodels.projection import match_view
 from shared.rules import Seat
+from shared.subscriber import Subscriber
 
-from .fanout import Fanout, Hub, Topic
+from .fanout import CLIENT_NAME, Hub, Topic
 
 
 class MatchFeed(Topic):
@@ -91,19 +92,22 @@ class PlayerFeed(Topic):
 
 @dataclass
 class LiveFeeds:
-    """The process's match and player feeds, woken by one subscriber."""
+    """The process's match and player feeds, woken by its one subscriber."""
 
     matches: Hub[MatchFeed]
     players: Hub[PlayerFeed]
 
 
-def live_feeds(client: Any, load: Callable[[str], FoldedMatch]) -> LiveFeeds:
-    """The feeds of one API process over ``client`` (``load``: the match folded to its end)."""
-    starter: list[Fanout] = []
-    matches = Hub(lambda match_id: MatchFeed(match_id, load), lambda: starter[0].start())
-    players = Hub(lambda player_id: PlayerFeed(player_id, client), lambda: starter[0].start())
-    hubs = {keys.MATCHES_APPENDED: matches.wake, keys.PLAYERS_TOLD: players.wake}
-    starter.append(Fanout(client, hubs, lambda: bool(matches.watched or players.watched)))
+def live_feeds(client: Any, load: Callable[[str], FoldedMatch], subscriber: Subscriber | None = None) -> LiveFeeds:
+    """The feeds of one API process over ``client`` (``load``: the match folded to its end).
+
+    Woken by ``subscriber``, the process's one (else one of their own).
+    """
+    subscriber = subscriber or Subscriber(client, CLIENT_NAME)
+    matches = Hub(lambda match_id: MatchFeed(match_id, load), subscriber.start)
+    players = Hub(lambda player_id: PlayerFeed(player_id, client), subscriber.start)
+    subscriber.on(keys.MATCHES_APPENDED, matches.wake, lambda: bool(matches.watched))
+    subscriber.on(keys.PLAYERS_TOLD, players.wake, lambda: bool(players.watched))
     return LiveFeeds(matches, players)
 
 

@@ -63,6 +63,10 @@ class PlayerStreamHeadersSchema(Schema):
 @blp.alt_response(503, schema=ErrorSchema,
                   description="`STREAMS_BUSY`: this server process holds `MAX_STREAMS` streams already; "
                               "retry after `Retry-After` seconds.")
+@blp.alt_response(429, schema=ErrorSchema,
+                  description="`RATE_LIMITED` (`limit`: `streams`): this client address holds `STREAMS_PER_CLIENT` "
+                              "streams open already (match and player streams alike); retry after `Retry-After` "
+                              "seconds.")
 def player_stream(query: dict, headers: dict, player_id: str) -> Response:
     """Where the player is awaited, live: their own token only (header, or `?token=` for browsers)."""
     _authorize(caller(query.get("token")), player_id)

@@ -22,6 +22,7 @@ from shared.eventstore.marks import MarkedEventStore
 from shared.readmodels.changes import ViewChanges
 from shared.readmodels.generations import Pointer, current_generation, read_pointer
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
+from shared.subscriber import Subscriber
 
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
 
@@ -30,12 +31,14 @@ class ReadModels:
     """Match views, the lobby and the scoreboard of the generation being served.
 
     ``client`` is a ``redis.Redis``, ``RedisCluster`` or fakeredis client with
-    ``decode_responses=False`` (views come back as raw JSON bytes).
+    ``decode_responses=False`` (views come back as raw JSON bytes). Waits are woken through
+    ``subscriber``, the process's one (the API's live streams share it); without one, a
+    subscriber of their own.
     """
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, subscriber: Subscriber | None = None) -> None:
         self._client = client
-        self._changes = ViewChanges(client)  # listens only once someone waits
+        self._changes = ViewChanges(subscriber or Subscriber(client))  # listens only once someone waits
 
     @property
     def client(self) -> Any:

@@ -1,6 +1,7 @@
 """The browser table at ``/``, driven in real headless Chromium: register, start a match, play it to the end."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -301,3 +302,36 @@ def test_a_clock_nearly_out_is_announced_once_and_timeouts_are_described(open_pa
     assert texts[3] == "The match expired: nobody joined in time."
     assert re.fullmatch(r"bob-\w+ wins the match 3–5: you ran out of time twice in a row\.", texts[4])
     assert texts[5] == "The match expired: nobody joined in time."
+
+
+# What the server says of a client address past its share of streams (the markup must show as text).
+_STREAMS_LIMITED = "Too many live streams are open from your address; close one, or try again in 1 second. <b>"
+
+
+@pytest.mark.timeout(60)
+def test_a_refused_stream_is_explained_and_tried_again_after_retry_after(open_page):
+    page = open_page()
+    register_in(page, "refused")
+    asked: list[str] = []
+
+    def refuse_twice(route) -> None:  # the EventSource, then the page's own look at why
+        asked.append(route.request.headers.get("accept", ""))
+        if len(asked) > 2:
+            route.continue_()
+            return
+        refusal = {"error": "RATE_LIMITED", "limit": "streams", "message": _STREAMS_LIMITED}
+        route.fulfill(status=429, headers={"Retry-After": "1"}, content_type="application/json",
+                      body=json.dumps(refusal))
+
+    page.route(re.compile(r"/matches/[^/]+/stream"), refuse_twice)
+    started = time.monotonic()
+    page.get_by_role("button", name="Create a match for a friend").click()
+
+    sync_api.expect(page.locator(".message.error")).to_have_text(_STREAMS_LIMITED)  # as text, not markup
+    assert page.locator(".message b").count() == 0
+    sync_api.expect(page.locator("#live")).to_have_text("Not connected.")
+    sync_api.expect(page.locator("#live")).to_have_text("● Live")  # tried again, as the server asked
+    assert time.monotonic() - started >= 1
+    sync_api.expect(page.locator("#status")).to_contain_text("Waiting for an opponent")
+    sync_api.expect(page.locator("#message")).to_have_text("")  # the sentence goes with the refusal
+    assert len(asked) == 3 and all("text/event-stream" in accept for accept in asked)

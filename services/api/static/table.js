@@ -166,7 +166,10 @@ function openMatch(id) {
   const query = app.player ? `?token=${encodeURIComponent(app.player.token)}` : "";
   const source = new EventSource(`/matches/${encodeURIComponent(id)}/stream${query}`);
   source.addEventListener("view", (message) => onView(JSON.parse(message.data)));
-  source.onopen = () => { $("live").textContent = "● Live"; };
+  source.onopen = () => {
+    $("live").textContent = "● Live";
+    forget("match");
+  };
   source.onerror = () => onStreamError(source);
   app.source = source;
 }
@@ -178,8 +181,14 @@ async function onStreamError(source) {
   }
   if (app.view && isOver(app.view)) return; // the stream ends with the match
   $("live").textContent = "Not connected.";
-  await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_MS)); // e.g. a server whose streams are all busy
+  const limited = await limitOf(source, "match");
   if (app.source !== source) return; // another match was opened meanwhile
+  await sleep(limited ? limited.retryAfter * 1000 : STREAM_RETRY_MS);
+  if (app.source !== source) return;
+  if (limited) {
+    openMatch(app.matchId); // as the server asked: try the stream again
+    return;
+  }
   await attempt(async () => {
     try {
       await api("GET", `/matches/${encodeURIComponent(app.matchId)}`);
@@ -189,6 +198,42 @@ async function onStreamError(source) {
     }
     openMatch(app.matchId); // readable after all: try the stream again
   });
+}
+
+// ---- a stream the server refused -------------------------------------------------------
+
+const STREAM_LIMITS = ["RATE_LIMITED", "STREAMS_BUSY"]; // 429: this address holds enough; 503: the server does
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const refusals = new Map(); // "match" or "feed" -> the sentence shown for its stream's refusal
+
+// An EventSource refused (429, 503) says neither why nor for how long: the same URL is asked
+// once more with a plain fetch, whose status and Retry-After are read (and the small error
+// body for its sentence) before the request is let go. A limit is said as a sentence, as an
+// action's limit is; the answer is the ApiError of a limit (retryAfter at least 1 s), else null.
+async function limitOf(source, stream) {
+  const asking = new AbortController();
+  try {
+    const response = await fetch(source.url, { headers: { Accept: "text/event-stream" }, cache: "no-store",
+      signal: asking.signal });
+    const retryAfter = Number(response.headers.get("Retry-After")) || 0;
+    const json = !response.ok && (response.headers.get("Content-Type") || "").includes("json");
+    const error = new ApiError(response.status, json ? await response.json() : null, retryAfter);
+    if (!STREAM_LIMITS.includes(error.code)) return null; // opened after all, or refused for another reason
+    error.retryAfter = Math.max(1, retryAfter || STREAM_RETRY_MS / 1000);
+    say(error.message, "error");
+    refusals.set(stream, error.message);
+    return error;
+  } catch {
+    return null; // unreachable: the usual retry
+  } finally {
+    asking.abort(); // the body is never read: a stream that did open is let go at once
+  }
+}
+
+// A refused stream that opens again takes its sentence away (unless something else was said since).
+function forget(stream) {
+  if (refusals.has(stream) && $("message").textContent === refusals.get(stream)) say("");
+  refusals.delete(stream);
 }
 
 // ---- the player's other matches ------------------------------------------------------
@@ -203,7 +248,10 @@ function watchFeed() {
   const feed = new EventSource(`/players/${encodeURIComponent(id)}/stream?token=${encodeURIComponent(token)}`);
   feed.addEventListener("turn", (message) => onTurn(JSON.parse(message.data)));
   feed.addEventListener("match", (message) => onMatchStatus(JSON.parse(message.data)));
-  feed.onopen = () => { app.feedRetryMs = 0; };
+  feed.onopen = () => {
+    app.feedRetryMs = 0;
+    forget("feed");
+  };
   feed.onerror = () => onFeedError(feed);
   app.feed = feed;
 }
@@ -211,7 +259,9 @@ function watchFeed() {
 async function onFeedError(feed) {
   if (feed.readyState !== EventSource.CLOSED) return; // dropped: the browser reconnects by itself
   app.feedRetryMs = Math.min(Math.max(2 * app.feedRetryMs, STREAM_RETRY_MS), 60000); // refused: back off
-  await new Promise((resolve) => setTimeout(resolve, app.feedRetryMs));
+  const limited = await limitOf(feed, "feed");
+  if (app.feed !== feed) return;
+  await sleep(limited ? limited.retryAfter * 1000 : app.feedRetryMs); // a limit: as long as the server asked
   if (app.feed === feed) watchFeed(); // still the same player: try again
 }
 

@@ -174,5 +174,14 @@ def test_player_streams_count_against_the_same_cap_as_match_streams(fake_redis: 
 def test_the_player_stream_is_documented(table: Table) -> None:
     paths = table.http.get("/openapi.json").get_json()["paths"]
     documented = paths["/players/{player_id}/stream"]["get"]
-    assert set(documented["responses"]) >= {"200", "401", "403", "503"}
+    assert set(documented["responses"]) >= {"200", "401", "403", "429", "503"}
     assert "event: turn" in documented["responses"]["200"]["description"]
+
+
+def test_both_streams_document_their_refusals(table: Table) -> None:
+    paths = table.http.get("/openapi.json").get_json()["paths"]
+    for path in ("/matches/{match_id}/stream", "/players/{player_id}/stream"):
+        responses = paths[path]["get"]["responses"]
+        assert "RATE_LIMITED" in responses["429"]["description"], path
+        assert "STREAMS_BUSY" in responses["503"]["description"], path
+        assert "Retry-After" in responses["429"]["description"] + responses["503"]["description"], path

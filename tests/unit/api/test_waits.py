@@ -7,14 +7,16 @@ import pytest
 
 from services.api import create_app
 from services.api.slots import Slots
+from shared import keys
 from shared.config import Config
 from shared.readmodels import ReadModels
 from shared.readmodels.changes import ViewChanges
+from shared.subscriber import Subscriber
 from tests.unit.projector.test_readmodels import summary_of, views_of
 
 
 def test_a_wait_looks_at_the_views_only_when_woken_or_rarely(fake_redis) -> None:
-    changes = ViewChanges(fake_redis, recheck_seconds=0.2)
+    changes = ViewChanges(Subscriber(fake_redis), recheck_seconds=0.2)
     looks: list[int] = []
     version = changes.wait_until("m1", lambda: looks.append(1) or 0, min_version=1, timeout_s=0.6)
     assert version == 0
@@ -24,7 +26,7 @@ def test_a_wait_looks_at_the_views_only_when_woken_or_rarely(fake_redis) -> None
 def test_a_write_of_the_views_wakes_the_wait_on_that_match(fake_redis) -> None:
     readmodels = ReadModels(fake_redis)
     readmodels.write_match("m1", 1, views_of(1), summary_of("m1", "waiting"))
-    changes = ViewChanges(fake_redis, recheck_seconds=60)  # only a message can end this wait early
+    changes = ViewChanges(Subscriber(fake_redis), recheck_seconds=60)  # only a message can end this wait early
     writer = threading.Timer(0.2, readmodels.write_match, ("m1", 2, views_of(2), summary_of("m1", "playing", 2)))
     writer.start()
     assert changes.wait_until("m1", lambda: readmodels.projected_version("m1"), 2, timeout_s=30) == 2
@@ -74,3 +76,20 @@ def test_a_client_past_its_share_of_waits_is_answered_at_once(http_and_waits) ->
     held()
     http.get(f"/matches/{match_id}?min_version=1&wait=3")
     assert waited == [1]
+
+
+def test_waits_and_live_streams_share_the_processs_one_subscriber(fake_redis) -> None:
+    app = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=fake_redis, queue_client=fake_redis)
+    ctx = app.extensions["truc"]
+    readmodels = ReadModels(fake_redis)
+    readmodels.write_match("m1", 1, views_of(1), summary_of("m1", "waiting"))
+    writer = threading.Timer(0.3, readmodels.write_match, ("m1", 2, views_of(2), summary_of("m1", "playing", 2)))
+    before = set(threading.enumerate())
+    with ctx.feeds.matches.watching("m1") as feed:
+        changed = feed.changed
+        writer.start()
+        assert ctx.read_models.wait_for_version("m1", 2, timeout_s=30) == 2
+        fake_redis.publish(keys.MATCHES_APPENDED, "m1")
+        assert changed.wait(5)  # woken by the same subscriber as the wait
+        assert [thread.name for thread in set(threading.enumerate()) - before].count("subscriber") == 1
+    writer.join()
