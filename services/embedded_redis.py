@@ -61,7 +61,7 @@ def server_args(
     """Build the redis-server command-line configuration (no config file needed).
 
     ``logfile=""`` logs to stdout, which is what a foreground process under
-    honcho wants.
+    a supervised foreground process wants.
     """
     if appendfsync not in FSYNC_POLICIES:
         raise ValueError(f"appendfsync must be one of {FSYNC_POLICIES}, not {appendfsync!r}")
