@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test soak lint run bench clean
+.PHONY: install test soak lint run bench clean table-catalogues
 
 install: $(STAMP)
 
@@ -37,6 +37,10 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench.rules_engine
 	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
+
+# The browser table's strings: extract table.pot from its scripts and template, update each table.po.
+table-catalogues: $(STAMP)
+	$(VENV)/bin/python -m shared.i18n.extract_table
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

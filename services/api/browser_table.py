@@ -1,27 +1,51 @@
-"""The browser table at ``/``: plain static files, no build step.
+"""The browser table at ``/``: plain static files and one template, no build step.
 
-``/`` serves ``static/index.html``; Flask's own static route serves the rest of
-``services/api/static`` under ``/static/``. The page talks to the public API only.
+``/`` renders ``templates/table.html`` in the player's language (``?lang=``, else the
+``lang`` cookie the page's picker sets, else ``Accept-Language``), with ``lang`` and ``dir``
+in the HTML itself and the catalogue of the ``table`` domain inlined as JSON for the scripts.
+Flask's own static route serves ``services/api/static`` under ``/static/``. The page talks
+to the public API only.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, render_template, request
+
+from shared import i18n
 
 STATIC = Path(__file__).parent / "static"
 
-blp = Blueprint("table", __name__)
+blp = Blueprint("table", __name__, template_folder="templates")
 
 # The page keeps a bearer token in localStorage: nothing but our own files may run in it.
+# (The catalogue is a JSON data block, which no browser runs.)
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+# Each language in its own name, for the picker.
+OWN_NAMES = {"en": "English", "fi": "suomi", "nl": "Nederlands", "pa": "ਪੰਜਾਬੀ", "bn": "বাংলা", "ur": "اردو"}
+
+
+def chosen_language() -> str:
+    """``?lang=`` if supported, else the remembered ``lang`` cookie, else ``Accept-Language``."""
+    asked = i18n.supported(request.args.get("lang")) or i18n.supported(request.cookies.get("lang"))
+    return i18n.negotiate(asked, request.headers.get("Accept-Language"))
 
 
 @blp.route("/", methods=["GET"])
 def index() -> Response:
     """The table: register, start or join a match, and play it live."""
-    response = send_from_directory(STATIC, "index.html", max_age=0)
+    lang = chosen_language()
+    translator = i18n.translator(lang, "table")
+    html = render_template(
+        "table.html", lang=lang, dir=i18n.direction(lang), _=translator.gettext,
+        strings=i18n.catalogue(lang, "table"), languages=[(code, OWN_NAMES[code]) for code in i18n.LANGUAGES],
+    )
+    response = Response(html, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language, Cookie"
     response.headers["Content-Security-Policy"] = _CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"

@@ -159,7 +159,8 @@ def seated_pair(open_page):
     bob = open_page(f"{shared.path}?{shared.query}", width=390, height=844)
     sync_api.expect(bob.locator(".message")).to_contain_text("Choose a name")
     register_in(bob, "bob")
-    sync_api.expect(bob.locator("#invite-text")).to_contain_text(re.compile(r"alice-\w+ invites you"))  # asks first
+    invited = re.compile(r"\u2068alice-\w+\u2069 invites you")  # names are isolated (FSI … PDI) in sentences
+    sync_api.expect(bob.locator("#invite-text")).to_contain_text(invited)  # asks first
     bob.get_by_role("button", name="Join the match").click()
     sync_api.expect(bob.locator("#match")).to_have_attribute("data-status", "playing")
     sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "playing")
@@ -172,7 +173,8 @@ def seated_pair(open_page):
 def test_two_players_share_a_link_and_play_a_match_to_the_end(open_page, tmp_path):
     alice, bob = seated_pair(open_page)
     for page in (alice, bob):  # one clock runs, the same for both, counting down from turn_seconds
-        sync_api.expect(page.locator("#clock")).to_have_text(re.compile(r"^(Your|\w+-\w+’s) clock: \d+ s left"))
+        clock = re.compile(r"^(Your|\u2068\w+-\w+\u2069’s) clock: \d+ s left")
+        sync_api.expect(page.locator("#clock")).to_have_text(clock)
     assert {page.locator("#clock").text_content().split(":")[0] for page in (alice, bob)} & {"Your clock"}
 
     rng = random.Random(1)
@@ -246,9 +248,11 @@ def test_resigning_asks_first_and_both_tables_say_who_resigned(open_page):
         sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "finished")
         assert_finished_table(page)
         sync_api.expect(page.locator("#clock")).to_be_hidden()
-    sync_api.expect(alice.locator("#status")).to_have_text(re.compile(r"^You win the match 0–0: bob-\w+ resigned\.$"))
-    sync_api.expect(bob.locator("#status")).to_have_text(re.compile(r"^alice-\w+ wins the match 0–0: you resigned\.$"))
-    sync_api.expect(bob.locator("#log")).to_contain_text("You resign: alice")
+    won = r"^You win the match 0–0: \u2068bob-\w+\u2069 resigned\.$"
+    lost = r"^\u2068alice-\w+\u2069 wins the match 0–0: you resigned\.$"
+    sync_api.expect(alice.locator("#status")).to_have_text(re.compile(won))
+    sync_api.expect(bob.locator("#status")).to_have_text(re.compile(lost))
+    sync_api.expect(bob.locator("#log")).to_contain_text("You resign: \u2068alice")
 
 
 @pytest.mark.timeout(60)
@@ -297,10 +301,10 @@ def test_a_clock_nearly_out_is_announced_once_and_timeouts_are_described(open_pa
     assert alert.text_content() == said
     texts = alice.evaluate(_DESCRIBED)
     assert texts[0] == "Your time ran out."
-    assert re.fullmatch(r"bob-\w+’s time ran out\.", texts[1])
-    assert re.fullmatch(r"You run out of time twice in a row: bob-\w+ wins the match 3–5\.", texts[2])
+    assert re.fullmatch(r"\u2068bob-\w+\u2069’s time ran out\.", texts[1])
+    assert re.fullmatch(r"You run out of time twice in a row: \u2068bob-\w+\u2069 wins the match 3–5\.", texts[2])
     assert texts[3] == "The match expired: nobody joined in time."
-    assert re.fullmatch(r"bob-\w+ wins the match 3–5: you ran out of time twice in a row\.", texts[4])
+    assert re.fullmatch(r"\u2068bob-\w+\u2069 wins the match 3–5: you ran out of time twice in a row\.", texts[4])
     assert texts[5] == "The match expired: nobody joined in time."
 
 

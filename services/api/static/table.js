@@ -6,7 +6,6 @@
 
 const $ = (id) => document.getElementById(id);
 const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
-const RANKS = { J: "jack", Q: "queen", K: "king", A: "ace" };
 const ACTION_ORDER = ["accept", "remainder", "reject", "raise", "propose_redeal", "fold", "resign", "cancel"];
 const OVER = ["finished", "cancelled"]; // a match in either status changes no more
 const WARN_SECONDS = 10; // the player whose clock runs hears once when this little is left
@@ -38,7 +37,7 @@ const isOver = (view) => OVER.includes(view.status);
 class ApiError extends Error {
   constructor(status, body, retryAfter) {
     const fields = body && body.fields ? Object.values(body.fields).flat().join(" ") : "";
-    super(fields || (body && body.message) || `The server answered ${status}.`);
+    super(fields || (body && body.message) || _("The server answered {status}.", { status }));
     this.status = status;
     this.code = body && body.error;
     this.retryAfter = retryAfter; // seconds the server asked us to wait (429, 503), or 0
@@ -48,6 +47,7 @@ class ApiError extends Error {
 async function api(method, path, body, headers = {}) {
   const sent = { ...headers };
   if (app.player) sent.Authorization = `Bearer ${app.player.token}`;
+  sent["Accept-Language"] = I18N.lang; // the server's own sentences in the page's language
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
   const parsed = (response.headers.get("Content-Type") || "").includes("json") ? await response.json() : null;
@@ -66,7 +66,7 @@ async function attempt(work) {
     say("");
     await work();
   } catch (error) {
-    say(error instanceof ApiError ? error.message : "The server cannot be reached; try again.", "error");
+    say(error instanceof ApiError ? error.message : _("The server cannot be reached; try again."), "error");
   }
 }
 
@@ -113,13 +113,15 @@ async function createMatch(options) {
 // server's own words, are accepted.
 async function showInvite(id) {
   const view = await api("GET", `/matches/${encodeURIComponent(id)}`);
-  const creator = view.players && view.players.A ? view.players.A.name : "Someone";
-  $("invite-text").textContent = `${creator} invites you to a match to ${view.rules.target}.`;
+  const creator = view.players && view.players.A ? view.players.A.name : null;
+  $("invite-text").textContent = creator
+    ? _("{name} invites you to a match to {target}.", { name: isolate(creator), target: view.rules.target })
+    : _("Someone invites you to a match to {target}.", { target: view.rules.target });
   $("invite-terms").textContent = "";
   $("invite-terms").hidden = true;
   $("invite").dataset.match = id;
   $("invite").dataset.accept = "";
-  $("invite-join").textContent = "Join the match";
+  $("invite-join").textContent = _("Join the match");
   $("invite").hidden = false;
   $("lobby").hidden = true;
   $("invite-join").focus();
@@ -136,11 +138,11 @@ async function acceptInvite() {
       $("invite-terms").textContent = error.message;
       $("invite-terms").hidden = false;
       invite.dataset.accept = "1";
-      $("invite-join").textContent = "Accept these terms and join";
+      $("invite-join").textContent = _("Accept these terms and join");
       $("invite-join").focus();
       return;
     }
-    if (error.code === "MATCH_FULL") say("That match is full: you are watching it.");
+    if (error.code === "MATCH_FULL") say(_("That match is full: you are watching it."));
     else if (error.code !== "ALREADY_SEATED") throw error;
   }
   invite.hidden = true;
@@ -167,7 +169,7 @@ function openMatch(id) {
   const source = new EventSource(`/matches/${encodeURIComponent(id)}/stream${query}`);
   source.addEventListener("view", (message) => onView(JSON.parse(message.data)));
   source.onopen = () => {
-    $("live").textContent = "● Live";
+    $("live").textContent = _("● Live");
     forget("match");
   };
   source.onerror = () => onStreamError(source);
@@ -176,11 +178,11 @@ function openMatch(id) {
 
 async function onStreamError(source) {
   if (source.readyState !== EventSource.CLOSED) {
-    $("live").textContent = "Reconnecting…";
+    $("live").textContent = _("Reconnecting…");
     return;
   }
   if (app.view && isOver(app.view)) return; // the stream ends with the match
-  $("live").textContent = "Not connected.";
+  $("live").textContent = _("Not connected.");
   const limited = await limitOf(source, "match");
   if (app.source !== source) return; // another match was opened meanwhile
   await sleep(limited ? limited.retryAfter * 1000 : STREAM_RETRY_MS);
@@ -285,12 +287,13 @@ function renderElsewhere() {
     return;
   }
   const id = ids[ids.length - 1];
-  const link = el("a", { href: `/?match=${encodeURIComponent(id)}`, textContent: "Your move in another match" });
+  const link = el("a", { href: `/?match=${encodeURIComponent(id)}`, textContent: _("Your move in another match") });
   link.addEventListener("click", (event) => {
     event.preventDefault(); // no reload: the player stays registered and the table opens it at once
     openMatch(id);
   });
-  box.replaceChildren(link, ids.length > 1 ? ` (and ${ids.length - 1} more)` : "");
+  const more = ngettext("(and {count} more)", "(and {count} more)", ids.length - 1);
+  box.replaceChildren(link, ids.length > 1 ? ` ${more}` : "");
 }
 
 function onView(view) {
@@ -313,7 +316,7 @@ async function act(action) {
     try {
       app.awaiting = (await api("POST", `/matches/${encodeURIComponent(app.matchId)}/actions`, action, headers)).version;
     } catch (error) {
-      if (error.code === "VERSION_CONFLICT") error.message = "The match moved on before your move arrived: look again.";
+      if (error.code === "VERSION_CONFLICT") error.message = _("The match moved on before your move arrived: look again.");
       if (error.code === "RATE_LIMITED") pauseFor(error.retryAfter); // the sentence says why; we wait as told
       throw error;
     }
@@ -336,13 +339,16 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
+// A card as text (rank and suit sign), kept left to right inside any sentence.
 function cardText(card) {
-  return card.slice(0, -1) + SUITS[card.slice(-1)][0];
+  return `\u2066${card.slice(0, -1)}${SUITS[card.slice(-1)][0]}\u2069`;
 }
 
 function cardName(card) {
   const rank = card.slice(0, -1);
-  return `${RANKS[rank] || rank} of ${SUITS[card.slice(-1)][1]}`;
+  const ranks = { J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace") };
+  const suits = { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") };
+  return _("{rank} of {suit}", { rank: ranks[rank] || rank, suit: suits[card.slice(-1)] });
 }
 
 function cardFace(card, tag = "span", props = {}) {
@@ -356,8 +362,12 @@ function cardFace(card, tag = "span", props = {}) {
 }
 
 const other = (seat) => (seat === "A" ? "B" : "A");
-const nameOf = (seat) => (seat === app.view.you ? "You" : (app.view.players[seat] || {}).name || "(empty seat)");
-const verb = (seat, mine, theirs) => `${nameOf(seat)} ${seat === app.view.you ? mine : theirs}`;
+// A seat's player's name, isolated for use inside a sentence.
+const who = (seat) => isolate((app.view.players[seat] || {}).name || _("(empty seat)"));
+// A seat as a label of its own: "You" for the player's own.
+const label = (seat) => (seat === app.view.you ? _("You") : who(seat));
+// The sentence for the player's own seat, or the one about another player.
+const by = (seat, yours, theirs) => (seat === app.view.you ? yours : theirs);
 
 function render(view) {
   if (!view) return;
@@ -369,8 +379,9 @@ function render(view) {
   $("lobby").hidden = !app.player || !isOver(view);
   $("share").hidden = !(view.status === "waiting" && view.you === "A");
   $("share-link").value = `${location.origin}/?join=${encodeURIComponent(view.id)}`;
-  $("scores").textContent = `${nameOf(me)} ${view.scores[me]} – ${view.scores[other(me)]} ${nameOf(other(me))}`
-    + ` · first to ${view.rules.target}`;
+  $("scores").textContent = _("{me} {mine} – {theirs} {them} · first to {target}", {
+    me: label(me), mine: view.scores[me], theirs: view.scores[other(me)], them: label(other(me)), target: view.rules.target,
+  });
   $("status").textContent = statusLine(view);
   $("status").classList.toggle("result", isOver(view));
   renderClock();
@@ -384,25 +395,17 @@ function render(view) {
 }
 
 function statusLine(view) {
-  if (view.status === "waiting") return "Waiting for an opponent to sit down…";
+  if (view.status === "waiting") return _("Waiting for an opponent to sit down…");
   if (isOver(view)) return endingLine(view);
   const r = view.round;
-  const deal = `${verb(r.dealer, "deal", "deals")}`;
-  const turn = r.turn === view.you ? "your turn to play" : `${nameOf(r.turn)} to play`;
-  const remainder = r.remainder_round ? " · remainder round: it decides the match" : "";
-  return `Round ${r.number} · ${deal} · worth ${r.value}${remainder} · ${turn}`;
-}
-
-// How the match ended (the view's ended_by): who won and why, or why it was cancelled.
-function endingLine(view) {
-  if (view.ended_by === "cancelled") return "The match was cancelled by its creator.";
-  if (view.ended_by === "expired") return "The match expired: nobody joined in time.";
-  if (!view.winner) return "The match is over.";
-  const won = `${verb(view.winner, "win", "wins")} the match ${view.scores.A}–${view.scores.B}`;
-  const loser = other(view.winner) === view.you ? "you" : nameOf(other(view.winner));
-  if (view.ended_by === "resigned") return `${won}: ${loser} resigned.`;
-  if (view.ended_by === "abandoned") return `${won}: ${loser} ran out of time twice in a row.`;
-  return `${won} on score!`;
+  const parts = [
+    _("Round {number}", { number: r.number }),
+    by(r.dealer, _("you deal"), _("{name} deals", { name: who(r.dealer) })),
+    ngettext("worth {count} point", "worth {count} points", r.value),
+    r.remainder_round ? _("remainder round: it decides the match") : null,
+    by(r.turn, _("your turn to play"), _("{name} to play", { name: who(r.turn) })),
+  ];
+  return parts.filter(Boolean).join(" · ");
 }
 
 // ---- the clock: whose decision the match waits for, and the seconds left --------------
@@ -410,6 +413,13 @@ function endingLine(view) {
 function secondsLeft(clock) {
   const due = clock ? Date.parse(clock.deadline) : NaN;
   return Number.isFinite(due) ? Math.max(0, Math.ceil((due - Date.now()) / 1000)) : null;
+}
+
+function clockLine(mine, name, left) {
+  if (left === null) return mine ? _("Your clock is running.") : _("{name}’s clock is running.", { name });
+  if (left === 0) return mine ? _("Your clock: time is up.") : _("{name}’s clock: time is up.", { name });
+  return mine ? ngettext("Your clock: {count} s left", "Your clock: {count} s left", left)
+    : ngettext("{name}’s clock: {count} s left", "{name}’s clock: {count} s left", left, { name });
 }
 
 // Drawn with every view and once a second. The timer itself is silent (role="timer"); the
@@ -422,15 +432,14 @@ function renderClock() {
   if (!clock) return;
   const left = secondsLeft(clock);
   const mine = clock.seat === view.you;
-  const whose = mine ? "Your clock" : `${nameOf(clock.seat)}’s clock`;
   const low = mine && left !== null && left <= WARN_SECONDS;
-  box.textContent = left === null ? `${whose} is running.`
-    : left === 0 ? `${whose}: time is up.` : `${whose}: ${left} s left`;
+  box.textContent = clockLine(mine, who(clock.seat), left);
   box.classList.toggle("mine", mine);
   box.classList.toggle("low", low);
   if (app.warned !== view.version && low) {
     app.warned = view.version;
-    $("clock-alert").textContent = left ? `${left} seconds left to decide.` : "Your time is up.";
+    $("clock-alert").textContent = left
+      ? ngettext("{count} second left to decide.", "{count} seconds left to decide.", left) : _("Your time is up.");
   } else if (app.warned !== view.version) {
     $("clock-alert").textContent = "";
   }
@@ -441,25 +450,35 @@ function renderQuestion(view) {
   const box = $("question");
   box.hidden = !pending;
   if (!pending) return;
-  const asker = nameOf(pending.by);
   const answerer = other(pending.by);
+  const values = { name: who(pending.by), value: pending.value, current: view.round.value };
+  const wins = view.rules.remainder_reject === "match";
   const texts = {
-    raise: `${asker} asked “2 more?”: the round would be worth ${pending.value}; refused, ${asker} scores ${view.round.value}.`,
-    remainder: `${asker} declared “my remainder”: accepted, this round decides the match; `
-      + (view.rules.remainder_reject === "match" ? `refused, ${asker} wins the match.` : `refused, ${asker} scores ${view.round.value}.`),
-    redeal: `${asker} proposed a redeal: accepted, both hands are dealt anew.`,
+    raise: () => by(pending.by,
+      _("You asked “2 more?”: the round would be worth {value}; refused, you score {current}.", values),
+      _("{name} asked “2 more?”: the round would be worth {value}; refused, {name} scores {current}.", values)),
+    remainder: () => (wins ? by(pending.by,
+      _("You declared “my remainder”: accepted, this round decides the match; refused, you win the match.", values),
+      _("{name} declared “my remainder”: accepted, this round decides the match; refused, {name} wins the match.", values))
+      : by(pending.by,
+        _("You declared “my remainder”: accepted, this round decides the match; refused, you score {current}.", values),
+        _("{name} declared “my remainder”: accepted, this round decides the match; refused, {name} scores {current}.", values))),
+    redeal: () => by(pending.by, _("You proposed a redeal: accepted, both hands are dealt anew.", values),
+      _("{name} proposed a redeal: accepted, both hands are dealt anew.", values)),
   };
-  box.textContent = `${texts[pending.type]} ${verb(answerer, "are", "is")} to answer.`;
+  const answer = by(answerer, _("Your answer?"), _("{name} is to answer.", { name: who(answerer) }));
+  box.textContent = `${texts[pending.type]()} ${answer}`;
 }
 
 function renderSeats(view, me) {
   const round = view.round;
   $("opponent-name").parentElement.hidden = !round;
-  $("opponent-name").textContent = nameOf(other(me));
+  $("opponent-name").textContent = label(other(me));
   const backs = round ? round.cards_left[other(me)] : 0;
   const holder = $("opponent-cards");
   holder.replaceChildren(...Array.from({ length: backs }, () => el("span", { className: "card back" })));
-  holder.setAttribute("aria-label", `${nameOf(other(me))}: ${backs} card${backs === 1 ? "" : "s"} in hand`);
+  holder.setAttribute("aria-label", ngettext("{name}: {count} card in hand", "{name}: {count} cards in hand", backs,
+    { name: label(other(me)) }));
   holder.setAttribute("role", "img");
   $("my-seat").hidden = !view.you || !round;
   const playable = new Set(view.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
@@ -467,13 +486,20 @@ function renderSeats(view, me) {
   $("hand").replaceChildren(...hand.map((card, i) => cardFace(card, "button", {
     type: "button",
     disabled: !playable.has(card) || locked(),
-    ariaLabel: `Play ${cardName(card)} (key ${i + 1})`,
+    ariaLabel: _("Play {card} (key {key})", { card: cardName(card), key: i + 1 }),
     onclick: () => act({ type: "play", card }),
   })));
   $("hand").querySelectorAll("button").forEach((b, i) => {
     b.dataset.key = `play:${hand[i]}`;
     b.dataset.action = "play";
   });
+}
+
+function trickCaption(trick, number) {
+  if (trick.spoiled) return _("Trick {number}: spoiled", { number });
+  if (!trick.winner) return _("Trick {number}: in play", { number });
+  return by(trick.winner, _("Trick {number}: you win it", { number }),
+    _("Trick {number}: {name} wins it", { number, name: who(trick.winner) }));
 }
 
 function renderTricks(view, me) {
@@ -485,20 +511,21 @@ function renderTricks(view, me) {
   $("last-round").textContent = previous ? "" : lastRoundLine(view.last_round);
   $("tricks").replaceChildren(...tricks.map((trick, i) => {
     const slot = (seat) => el("div", { className: "slot" },
-      el("span", { className: "who", textContent: nameOf(seat) + (trick.leader === seat ? " (led)" : "") }),
+      el("span", { className: "who", textContent: trick.leader === seat ? _("{name} (led)", { name: label(seat) }) : label(seat) }),
       trick.cards[seat] ? cardFace(trick.cards[seat]) : el("span", { className: "card empty", textContent: "…" }));
-    const outcome = trick.spoiled ? "spoiled" : trick.winner ? `${verb(trick.winner, "win", "wins")} it` : "in play";
     return el("figure", { className: "trick" },
-      el("figcaption", { textContent: `Trick ${i + 1}: ${outcome}` }), slot(other(me)), slot(me));
+      el("figcaption", { textContent: trickCaption(trick, i + 1) }), slot(other(me)), slot(me));
   }));
   if (!current.length && view.round) {
-    $("tricks").append(el("p", { className: "lead", textContent: `${verb(view.round.turn, "lead", "leads")} the first trick of round ${view.round.number}.` }));
+    const values = { name: who(view.round.turn), number: view.round.number };
+    $("tricks").append(el("p", { className: "lead", textContent: by(view.round.turn,
+      _("You lead the first trick of round {number}.", values), _("{name} leads the first trick of round {number}.", values)) }));
   }
 }
 
 const ACTION_LABELS = {
-  raise: "2 more?", remainder: "My remainder!", accept: "Accept", reject: "Refuse",
-  fold: "Fold", propose_redeal: "Propose a redeal", resign: "Resign", cancel: "Cancel the match",
+  raise: _("2 more?"), remainder: _("My remainder!"), accept: _("Accept"), reject: _("Refuse"),
+  fold: _("Fold"), propose_redeal: _("Propose a redeal"), resign: _("Resign"), cancel: _("Cancel the match"),
 };
 const DANGER = new Set(["fold", "resign", "cancel"]);
 
@@ -512,9 +539,9 @@ function renderActions(view) {
     return;
   }
   $("actions").replaceChildren(...actions.map((action) => {
-    const label = action.type === "remainder" && view.round.pending ? "My remainder! (accept)" : ACTION_LABELS[action.type];
+    const text = action.type === "remainder" && view.round.pending ? _("My remainder! (accept)") : ACTION_LABELS[action.type];
     const button = el("button", {
-      type: "button", textContent: label, disabled: locked(), className: DANGER.has(action.type) ? "danger" : "",
+      type: "button", textContent: text, disabled: locked(), className: DANGER.has(action.type) ? "danger" : "",
       onclick: () => (action.type === "resign" ? askToResign(true) : act(action)),
     });
     button.dataset.key = button.dataset.action = action.type;
@@ -525,10 +552,11 @@ function renderActions(view) {
 // Resigning loses the match at once: the button asks first, in the page, and the answer is
 // a button too (Escape says no). Focus goes to "No" so that a stray Enter changes nothing.
 function resignQuestion(resign) {
-  const question = el("p", { id: "resign-question", className: "confirm", textContent: "Resign this match? Your opponent wins it at once." });
-  const yes = el("button", { type: "button", className: "danger", textContent: "Yes, resign", disabled: locked(),
+  const question = el("p", { id: "resign-question", className: "confirm",
+    textContent: _("Resign this match? Your opponent wins it at once.") });
+  const yes = el("button", { type: "button", className: "danger", textContent: _("Yes, resign"), disabled: locked(),
     onclick: () => { app.confirming = false; act(resign); } });
-  const no = el("button", { type: "button", className: "quiet", textContent: "No, play on", onclick: () => askToResign(false) });
+  const no = el("button", { type: "button", className: "quiet", textContent: _("No, play on"), onclick: () => askToResign(false) });
   for (const [button, key] of [[yes, "resign-yes"], [no, "resign-no"]]) {
     button.dataset.key = key;
     button.setAttribute("aria-describedby", "resign-question");
@@ -547,13 +575,6 @@ function locked() {
   return app.busy || (app.view !== null && app.view.version < app.awaiting) || Date.now() < (app.pausedUntil || 0);
 }
 
-function lastRoundLine(last) {
-  if (!last) return "";
-  if (!last.winner) return `Round ${last.number} ended void: three spoiled tricks.`;
-  const why = { tricks: "on tricks", raise_rejected: "a raise was refused", remainder_rejected: "the remainder was refused", fold: "a fold" };
-  return `Round ${last.number} ended: ${nameOf(last.winner)} +${last.points} (${why[last.reason] || last.reason}).`;
-}
-
 // ---- the round log (the match's events, redacted for us) ------------------------------
 
 async function refreshLog() {
@@ -569,7 +590,8 @@ async function refreshLog() {
       app.logAgain ||= body.events.length === LOG_PAGE; // a long match: fetch the next page too
       for (const event of body.events) {
         const byDefault = app.defaulting && event.data.seat === app.defaulting && event.type !== "turn_timed_out";
-        const text = describe(event) + (byDefault ? " (The time ran out: the default decision.)" : "");
+        const note = _("(The time ran out: the default decision.)");
+        const text = byDefault ? `${describe(event)} ${note}` : describe(event);
         log.append(el("li", { className: event.type === "round_dealt" ? "round" : "", textContent: text }));
         app.defaulting = event.type === "turn_timed_out" ? event.data.seat : null;
         app.logged = event.version;
@@ -585,43 +607,6 @@ async function refreshLog() {
         refreshLog();
       }
     });
-}
-
-function describe(event) {
-  const d = event.data;
-  const s = d.seat;
-  const texts = {
-    match_created: () => `${d.creator_name} created the match.`,
-    player_joined: () => `${d.player_name} sat down.`,
-    round_dealt: () => `Round ${d.round}: ${verb(d.dealer, "deal", "deals")}.`,
-    redeal_proposed: () => `${verb(s, "propose", "proposes")} a redeal.`,
-    redeal_accepted: () => `${verb(s, "accept", "accepts")} the redeal: new hands.`,
-    redeal_rejected: () => `${verb(s, "refuse", "refuses")} the redeal.`,
-    card_played: () => `${verb(s, "play", "plays")} ${cardText(d.card)}.`,
-    trick_won: () => `${verb(s, "win", "wins")} trick ${d.trick}.`,
-    trick_spoiled: () => `Trick ${d.trick} is spoiled (equal ranks).`,
-    raise_proposed: () => `${nameOf(s)}: “2 more?” (for ${d.value})`,
-    raise_accepted: () => `${verb(s, "accept", "accepts")}: the round is worth ${d.value}.`,
-    raise_rejected: () => `${verb(s, "refuse", "refuses")} the raise.`,
-    remainder_declared: () => `${nameOf(s)}: “my remainder!”`,
-    remainder_accepted: () => `${verb(s, "accept", "accepts")} the remainder: this round decides the match.`,
-    remainder_rejected: () => `${verb(s, "refuse", "refuses")} the remainder.`,
-    folded: () => `${verb(s, "fold", "folds")}.`,
-    round_won: () => `${verb(s, "win", "wins")} round ${d.round}: +${d.points}. Score ${d.scores.A}–${d.scores.B}.`,
-    round_void: () => `Round ${d.round} is void.`,
-    match_won: () => wonLine(d),
-    turn_timed_out: () => `${s === app.view.you ? "Your" : `${nameOf(s)}’s`} time ran out.`,
-    match_cancelled: () => (d.reason === "expired" ? "The match expired: nobody joined in time."
-      : "The creator cancelled the match."),
-  };
-  return (texts[event.type] || (() => event.type))();
-}
-
-function wonLine(d) {
-  const won = `${verb(d.seat, "win", "wins")} the match ${d.scores.A}–${d.scores.B}`;
-  if (d.reason === "resigned") return `${verb(other(d.seat), "resign", "resigns")}: ${won}.`;
-  if (d.reason === "abandoned") return `${verb(other(d.seat), "run", "runs")} out of time twice in a row: ${won}.`;
-  return `${won}!`;
 }
 
 // ---- wiring --------------------------------------------------------------------------
@@ -647,16 +632,17 @@ function start() {
   $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
   $("play-friend").addEventListener("click", () => createMatch({}));
   $("copy-link").addEventListener("click", async () => {
-    await navigator.clipboard.writeText($("share-link").value).then(() => say("Link copied."), () => $("share-link").select());
+    await navigator.clipboard.writeText($("share-link").value).then(() => say(_("Link copied.")), () => $("share-link").select());
   });
   document.addEventListener("keydown", onKey);
+  watchLanguagePicker();
   setInterval(renderClock, 1000);
   setPlayer(app.player);
   const params = new URLSearchParams(location.search);
   $("invite-join").addEventListener("click", () => attempt(acceptInvite));
   $("invite-watch").addEventListener("click", declineInvite);
   if (params.get("join") && app.player) attempt(() => showInvite(params.get("join")));
-  else if (params.get("join")) say("Choose a name to join your friend's match.");
+  else if (params.get("join")) say(_("Choose a name to join your friend's match."));
   else if (params.get("match")) openMatch(params.get("match"));
 }
 
