@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test soak lint run bench clean
+.PHONY: install test soak lint run bench clean messages
 
 install: $(STAMP)
 
@@ -24,6 +24,11 @@ soak: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check shared services tests bench
+
+# The server's sentences: extract them to shared/i18n/locales/messages.pot and bring each
+# language's messages.po up to it (new sentences arrive empty for translators).
+messages: $(STAMP)
+	$(VENV)/bin/python -m shared.i18n.extract
 
 # Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
 # gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.
