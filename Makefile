@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test soak lint run bench clean table-catalogues
+.PHONY: install test soak lint run bench clean messages
 
 install: $(STAMP)
 
@@ -25,6 +25,14 @@ soak: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check shared services tests bench
 
+# Every catalogue: extract the server's sentences, the browser table's and the terminal's to
+# shared/i18n/locales/<domain>.pot and bring each language's <domain>.po up to them (new
+# strings arrive empty for translators; the tests fail until they are translated).
+messages: $(STAMP)
+	$(VENV)/bin/python -m shared.i18n.extract
+	$(VENV)/bin/python -m shared.i18n.extract_table
+	$(VENV)/bin/python -m shared.i18n.extract_terminal
+
 # Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
 # gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.
 run: $(STAMP)
@@ -38,9 +46,6 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
-# The browser table's strings: extract table.pot from its scripts and template, update each table.po.
-table-catalogues: $(STAMP)
-	$(VENV)/bin/python -m shared.i18n.extract_table
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

@@ -50,7 +50,7 @@ def register_player(body: dict):
         with ctx.limits.registering(client_address()):
             player, token = ctx.players.register(body["name"])
     except NameTakenError:
-        raise ApiError(409, "NAME_TAKEN", f"The name {body['name']!r} is taken.") from None
+        raise ApiError(409, "NAME_TAKEN", "The name {name} is taken.", params={"name": repr(body["name"])}) from None
     return {"id": player.id, "name": player.name, "token": token}
 
 

@@ -16,6 +16,7 @@ from shared.readmodels.parked import ParkedMatches
 
 from .context import Services, services
 from .json_responses import json_response
+from .language import say
 from .smorest import ApiBlueprint
 
 FIGURES_SECONDS = 2.0
@@ -70,7 +71,7 @@ def health() -> Response:
         # The error names sockets and hosts: the operator's log gets it, the caller a code.
         current_app.logger.exception("health check failed")
         body = {"status": "unavailable", "redis": False, "error": "STORE_UNAVAILABLE",
-                "message": "The event store cannot be reached right now."}
+                "message": say("The event store cannot be reached right now.")}
         return json_response(body, 503)
     body = {
         "status": "degraded" if parked else "ok", "redis": True,

@@ -13,6 +13,7 @@ from .auth import optional_player
 from .context import services
 from .errors import ApiError, not_found
 from .json_responses import json_response
+from .language import Plural
 from .schemas import EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
 
@@ -79,7 +80,9 @@ def replay(query: dict, match_id: str) -> Response:
     current, now, seat = _seated(match_id)
     wanted = query["version"]
     if wanted > current:
-        raise ApiError(404, "NOT_FOUND", f"The match has {current} events; there is no version {wanted}.")
+        raise ApiError(404, "NOT_FOUND", Plural("The match has {count} event; there is no version {wanted}.",
+                                                "The match has {count} events; there is no version {wanted}.",
+                                                current), params={"wanted": wanted})
     then = fold_up_to(services().store, match_id, wanted)
     shown = replay_view(then.state, seat, now)
     response = json_response({"id": match_id, "version": wanted, **shown})

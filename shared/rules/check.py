@@ -20,12 +20,17 @@ from .commands import (
     Resign,
     TimeOut,
 )
-from .errors import RuleCode, RuleError
+from .errors import N_, RuleCode, RuleError
 from .state import MatchState, QuestionKind, RoundState, Seat, Status
 from .variants import RedealProposer
 
 _REQUESTS = (Raise, DeclareRemainder)
 Checked = PlayerAction | TimeOut | ExpireLobby
+_PENDING = {
+    QuestionKind.RAISE: N_("A raise question is waiting for an answer: only accept, reject or fold now."),
+    QuestionKind.REMAINDER: N_("A remainder question is waiting for an answer: only accept, reject or fold now."),
+    QuestionKind.REDEAL: N_("A redeal question is waiting for an answer: only accept, reject or fold now."),
+}
 
 
 def refusal(state: MatchState, command: Checked) -> RuleError | None:
@@ -45,18 +50,15 @@ def refusal(state: MatchState, command: Checked) -> RuleError | None:
     if _is_answer(rnd, command):
         return _answer_refusal(rnd, command)
     if rnd.pending is not None:
-        return RuleError(
-            RuleCode.QUESTION_PENDING,
-            f"A {rnd.pending.kind.value} question is waiting for an answer: only accept, reject or fold now.",
-        )
+        return RuleError(RuleCode.QUESTION_PENDING, _PENDING[rnd.pending.kind])
     if isinstance(command, ProposeRedeal):
         return _redeal_refusal(state, command)
     if command.seat is not rnd.turn:
-        return RuleError(RuleCode.NOT_YOUR_TURN, f"It is {rnd.turn.value}'s turn to play.")
+        return RuleError(RuleCode.NOT_YOUR_TURN, "It is {seat}'s turn to play.", seat=rnd.turn.value)
     if isinstance(command, _REQUESTS):
         return _request_refusal(state, command)
     if isinstance(command, PlayCard) and command.card not in rnd.hand(command.seat):
-        return RuleError(RuleCode.CARD_NOT_IN_HAND, f"{command.card!r} is not a card in your hand.")
+        return RuleError(RuleCode.CARD_NOT_IN_HAND, "{card} is not a card in your hand.", card=repr(command.card))
     return None
 
 
@@ -128,8 +130,9 @@ def _lobby_refusal(state: MatchState, command: Cancel | ExpireLobby) -> RuleErro
 def _timeout_refusal(state: MatchState, command: TimeOut) -> RuleError | None:
     """R29: a timeout is due once the deadline of the seat that owes has passed."""
     if owes(state) is not command.seat:
-        return RuleError(RuleCode.NOT_DUE, f"{command.seat.value} owes no decision now: nothing to time out.")
+        return RuleError(RuleCode.NOT_DUE, "{seat} owes no decision now: nothing to time out.",
+                         seat=command.seat.value)
     due = deadline(state)
     if due is None or command.now_ms < due:
-        return RuleError(RuleCode.NOT_DUE, f"{command.seat.value}'s deadline has not passed yet.")
+        return RuleError(RuleCode.NOT_DUE, "{seat}'s deadline has not passed yet.", seat=command.seat.value)
     return None

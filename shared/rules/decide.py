@@ -61,7 +61,8 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
     if len(start_scores) != 2 or any(
         isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < target for s in start_scores
     ):
-        raise SetupError("start_scores", f"Start scores must be two whole numbers from 0 to {target - 1}.")
+        raise SetupError("start_scores", "Start scores must be two whole numbers from 0 to {highest}.",
+                         highest=target - 1)
     try:
         decks = tuple(parse_deck(deck) for deck in command.decks)
     except (InvalidCardError, InvalidDeckError) as error:

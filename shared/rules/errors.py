@@ -28,12 +28,23 @@ class RuleCode(StrEnum):
     NO_MATCH = "NO_MATCH"
 
 
-class RuleError(Exception):
-    """A command the rules refuse; nothing is recorded."""
+def N_(message: str) -> str:
+    """Marks an English sentence kept aside (in a table) for translation; it stays English here."""
+    return message
 
-    def __init__(self, code: RuleCode, message: str) -> None:
+
+class RuleError(Exception):
+    """A command the rules refuse; nothing is recorded.
+
+    ``template`` is the English sentence with ``{placeholders}``, ``params`` fill them in:
+    the API answers it in the player's language. ``message`` is the English sentence.
+    """
+
+    def __init__(self, code: RuleCode, template: str, **params: object) -> None:
+        message = template.format(**params) if params else template
         super().__init__(message)
         self.code = code
+        self.template, self.params = template, params
         self.message = message
 
     def __repr__(self) -> str:
@@ -43,7 +54,9 @@ class RuleError(Exception):
 class SetupError(ValueError):
     """A match cannot be created with these parameters (bad rules, scores or decks)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, template: str, **params: object) -> None:
+        message = template.format(**params) if params else template
         super().__init__(message)
         self.field = field
+        self.template, self.params = template, params
         self.message = message

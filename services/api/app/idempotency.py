@@ -45,7 +45,8 @@ def replayed(matches: Matches, match_id: str, seat: Seat, token: AppendToken, ea
         raise KeyReusedError(match_id)
     if earlier.refusal is not None:
         answer = orjson.loads(earlier.refusal)
-        raise RuleError(RuleCode(answer["code"]), answer["message"])
+        template = answer.get("template", answer["message"])  # answers remembered before translation: English
+        raise RuleError(RuleCode(answer["code"]), template, **answer.get("params", {}))
     first, last = earlier.first_version, earlier.last_version
     stored = matches.store.read(match_id, after=first - 1, limit=last - first + 1)
     return Recorded(match_id, last, latest(matches, match_id).state, stored, seat)
@@ -62,7 +63,8 @@ def remembered(
     """
     if token is None or finished:
         return refusal
-    answer = orjson.dumps({"code": refusal.code.value, "message": refusal.message}).decode()
+    answer = orjson.dumps({"code": refusal.code.value, "message": refusal.message, "template": refusal.template,
+                           "params": refusal.params}).decode()
     earlier = matches.store.remember_refusal(match_id, token, answer)
     if earlier is None:
         return refusal
