@@ -95,7 +95,7 @@ def render(console: Console, view: dict[str, Any], message: str = "", now: float
     console.print(_("Score  you {mine} · {theirs} them   (first to {target})", mine=mine, theirs=theirs, target=target))
     if view["status"] == "waiting":
         console.print(_("Waiting for an opponent: they join with  {command}",
-                        command=f"truc play --name NAME --join {match}"))
+                        command="truc play --name NAME --join " + match))
     elif view["status"] in ("finished", "cancelled"):
         console.print(f"[bold]{ending(view, mine, theirs, tr)}[/bold]")
     elif view.get("round"):
@@ -105,8 +105,8 @@ def render(console: Console, view: dict[str, Any], message: str = "", now: float
         console.print(markup_text(message, "red"))
     keys = key_map(view)
     if keys:
-        choices = " ".join(f"\\[{k}] {markup_text(a['card']) if a['type'] == 'play' else _(WORDS[a['type']])}"
-                           for k, a in keys.items())
+        words = {k: markup_text(a["card"]) if a["type"] == "play" else _(WORDS[a["type"]]) for k, a in keys.items()}
+        choices = " ".join(f"\\[{k}] {word}" for k, word in words.items())
         console.print(_("Your move: {choices}   {quit}", choices=choices, quit="\\[q] " + _("quit")))
 
 
@@ -130,7 +130,8 @@ def clock_line(view: dict[str, Any], now: float | None = None, tr: Translator = 
     colour = "bold red" if left <= WARN_SECONDS else "none"
     raw = clock.get("turn_seconds", "?")
     of = counted(tr, "(of {value} s a move)", "(of {value} s a move)", raw, value=markup_text(raw))
-    shown = f"[{colour}]{tr.ngettext('{count} s left', '{count} s left', left)}[/{colour}]"
+    shown = tr.ngettext("{count} s left", "{count} s left", left)
+    shown = f"[{colour}]{shown}[/{colour}]"
     if mine:
         return tr.gettext("Your clock: {left} {of}", left=shown, of=of)
     return tr.gettext("Their clock: {left} {of}", left=shown, of=of)
@@ -138,7 +139,7 @@ def clock_line(view: dict[str, Any], now: float | None = None, tr: Translator = 
 
 def _round_lines(rnd: dict[str, Any], me: str, other: str, tr: Translator = ENGLISH) -> list[str]:
     _ = tr.gettext
-    remainder = f" · [bold]{_('remainder round')}[/bold]" if rnd["remainder_round"] else ""
+    remainder = " · [bold]" + _("remainder round") + "[/bold]" if rnd["remainder_round"] else ""
     number, dealer, value = (markup_text(rnd[field]) for field in ("number", "dealer", "value"))
     worth = counted(tr, "worth {value} point", "worth {value} points", rnd["value"], value=value)
     lines = [_("Round {number} · dealer {dealer} · {worth}", number=number, dealer=dealer, worth=worth) + remainder]
@@ -149,7 +150,7 @@ def _round_lines(rnd: dict[str, Any], me: str, other: str, tr: Translator = ENGL
     pending = rnd["pending"]
     if pending:
         question = QUESTIONS[(pending["by"] == me, pending["type"])]
-        lines.append(f"  [yellow]{_(question, value=markup_text(pending.get('value')))}[/yellow]")
+        lines.append("  [yellow]" + _(question, value=markup_text(pending.get("value"))) + "[/yellow]")
     hand = "  ".join(f"\\[{i}] {pretty(card)}" for i, card in enumerate(rnd["hand"], 1))
     turn = _("your turn") if rnd["turn"] == me else _("their turn")
     lines.append(_("Your hand: {cards}   ({turn})", cards=hand, turn=turn))

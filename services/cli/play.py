@@ -29,9 +29,8 @@ from rich.console import Console
 
 from services.client import ApiError, TrucClient
 from shared.config import Config
-from shared.private_files import private_dir, read_secret, write_secret
-
 from shared.i18n import Translator
+from shared.private_files import private_dir, read_secret, write_secret
 
 from .board import WARN_SECONDS, key_map, render, seconds_left
 from .lang import ENGLISH, lang_option, terminal
@@ -42,8 +41,8 @@ OVER = ("finished", "cancelled")  # a match in either status changes no more
 
 def resign_prompt(tr: Translator) -> str:
     """The question resigning asks first: the next key answers (y resigns)."""
-    return (f"[bold]{tr.gettext('Resign this match?')}[/bold] "
-            f"{tr.gettext('Your opponent wins it at once.')} \\[y/n]")
+    return "[bold]" + tr.gettext("Resign this match?") + "[/bold] " + tr.gettext("Your opponent wins it at once.") + \
+        " \\[y/n]"
 
 
 def _token_file(config: Config, name: str) -> Path:

@@ -25,13 +25,12 @@ from rich.console import Console
 from shared.codec import UnknownEventError, decode
 from shared.eventstore import StoredEvent
 from shared.fold import FoldedMatch, GapError, fold
+from shared.i18n import Translator
 from shared.rules import events as ev
 
 from .context import MATCH_ID, backends
-from .replay_lines import Moment, left_on_table, line
-from shared.i18n import Translator
-
 from .lang import ENGLISH, lang_option, terminal
+from .replay_lines import Moment, left_on_table, line
 from .untrusted import markup_text
 
 
@@ -57,7 +56,7 @@ def describe(stored: Sequence[StoredEvent], reveal: bool, tr: Translator = ENGLI
         last = moment
     left = left_on_table(last) if last else ""
     if left:  # stopped mid-trick (--at)
-        yield f"{_version(last.version)}  {tr.gettext('on the table: {cards}', cards=left)}"
+        yield _version(last.version) + "  " + tr.gettext("on the table: {cards}", cards=left)
 
 
 def _version(version: int) -> str:
@@ -83,6 +82,6 @@ def replay(match_id: str, at: int | None, reveal: bool, lang: str) -> None:
         for text in describe(everything[:at], reveal or finished, tr):
             console.print(text)
     except (GapError, UnknownEventError) as error:  # a damaged stream: what came before it is shown
-        console.print(f"[red]{tr.gettext('cannot replay further: {error}', error=markup_text(error))}[/red] "
-                      f"{tr.gettext('(see truc audit)')}")
+        console.print("[red]" + tr.gettext("cannot replay further: {error}", error=markup_text(error)) + "[/red] "
+                      + tr.gettext("(see truc audit)"))
         sys.exit(1)

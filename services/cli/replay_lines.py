@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shared.i18n import Translator
 from shared.rules import CancelReason, MatchState, Seat, WinReason, iso_utc
 from shared.rules import events as ev
 from shared.rules.state import RoundState, Trick
-
-from shared.i18n import Translator
 
 from .lang import ENGLISH, N_
 from .untrusted import markup_text
@@ -35,7 +34,7 @@ def line(moment: Moment, reveal: bool, tr: Translator = ENGLISH) -> str:
     """The moment's line, or "" for none; a decision a timeout made says so (R29)."""
     text = DESCRIBERS[type(moment.event)](moment, reveal, tr)
     if text and _by_default(moment):
-        return f"{text} [dim]{tr.gettext('(by default: the time ran out)')}[/dim]"
+        return text + " [dim]" + tr.gettext("(by default: the time ran out)") + "[/dim]"
     return text
 
 
@@ -96,9 +95,9 @@ def _silent(moment: Moment, reveal: bool, tr: Translator) -> str:
 def _created(moment: Moment, reveal: bool, tr: Translator) -> str:
     state, _ = moment.after, tr.gettext
     rules = ", ".join(f"{key}={value}" for key, value in state.rules.to_dict().items())
-    custom = f" [yellow]{_('(custom)')}[/yellow]" if state.custom else ""
+    custom = " [yellow]" + _("(custom)") + "[/yellow]" if state.custom else ""
     start = " · " + _("scores start {a}–{b}", a=state.scores[0], b=state.scores[1]) if state.custom else ""
-    match = f"[bold]{_('Match {match}', match=markup_text(state.match_id))}[/bold]"
+    match = "[bold]" + _("Match {match}", match=markup_text(state.match_id)) + "[/bold]"
     return f"{match}{custom} · A: {_name(state, Seat.A)}{start} · {markup_text(rules)}"
 
 
@@ -110,7 +109,7 @@ def _dealt(moment: Moment, reveal: bool, tr: Translator) -> str:
     rnd = moment.after.round
     hands = f" · {_hands(rnd)}" if reveal else ""
     title = tr.gettext("Round {number}", number=rnd.number)
-    return f"[bold cyan]{title}[/bold cyan] · {tr.gettext('dealer {seat}', seat=rnd.dealer.value)}{hands}"
+    return f"[bold cyan]{title}[/bold cyan] · " + tr.gettext("dealer {seat}", seat=rnd.dealer.value) + hands
 
 
 def _redealt(moment: Moment, reveal: bool, tr: Translator) -> str:
@@ -141,7 +140,7 @@ def _round_won(moment: Moment, reveal: bool, tr: Translator) -> str:
     ended, (a, b), _ = moment.after.last_round, moment.after.scores, tr.gettext
     left = _on_table(moment.before.round)  # a fold or a rejection can end a round mid-trick
     unplayed = " · " + _("left on the table: {cards}", cards=_cards(left)) if left else ""
-    won = f"[green]{_('round won by {seat}', seat=ended.winner.value)}[/green]"
+    won = "[green]" + _("round won by {seat}", seat=ended.winner.value) + "[/green]"
     why = _(_WHY.get(ended.reason.value, ended.reason.value))
     return f"  {won} (+{ended.points}, {why}) → A {a} · B {b}{unplayed}"
 
@@ -154,9 +153,10 @@ _WHY = {"tricks": N_("tricks"), "raise_rejected": N_("raise_rejected"), "remaind
 def _match_won(moment: Moment, reveal: bool, tr: Translator) -> str:
     state, reason, _ = moment.after, moment.event.reason, tr.gettext
     seed = " · " + _("seed {seed}", seed=markup_text(state.seed)) if state.seed else ""
-    won = f"[bold green]{_('Match won by {seat}', seat=state.winner.value)}[/bold green]"
-    how = _(_ENDED[reason][0], loser=state.winner.other.value)
-    how = f"[red]{how}[/red]{_(_ENDED[reason][1])}" if _ENDED[reason][1] is not None else how
+    won = "[bold green]" + _("Match won by {seat}", seat=state.winner.value) + "[/bold green]"
+    sentence, tail = _ENDED[reason]
+    how = _(sentence, loser=state.winner.other.value)
+    how = "[red]" + how + "[/red]" + (_(tail) if tail else "") if tail is not None else how
     return f"{won} {state.scores[0]}–{state.scores[1]} · {how}{seed}"
 
 
@@ -184,8 +184,8 @@ def _deadline(event: ev.TurnTimedOut) -> str:
 
 def _cancelled(moment: Moment, reveal: bool, tr: Translator) -> str:
     if moment.event.reason is CancelReason.CREATOR:
-        return f"[yellow]{tr.gettext('Match cancelled by its creator')}[/yellow] {_name(moment.after, Seat.A)}"
-    return f"[yellow]{tr.gettext('Match cancelled: it expired')}[/yellow]{tr.gettext(', nobody joined in time')}"
+        return "[yellow]" + tr.gettext("Match cancelled by its creator") + "[/yellow] " + _name(moment.after, Seat.A)
+    return "[yellow]" + tr.gettext("Match cancelled: it expired") + "[/yellow]" + tr.gettext(", nobody joined in time")
 
 
 def _says(words: str) -> Describer:
@@ -210,9 +210,10 @@ DESCRIBERS: dict[type[ev.Event], Describer] = {
     ev.RemainderDeclared: _says(N_("{seat} declares my remainder")),
     ev.RemainderAccepted: _says(N_("{seat} accepts the remainder")),
     ev.RemainderRejected: _says(N_("{seat} rejects the remainder")),
-    ev.Folded: lambda moment, reveal, tr: f"  [red]{tr.gettext('{seat} folds', seat=_who(moment))}[/red]",
+    ev.Folded: lambda moment, reveal, tr: "  [red]" + tr.gettext("{seat} folds", seat=_who(moment)) + "[/red]",
     ev.RoundWon: _round_won,
-    ev.RoundVoid: lambda moment, reveal, tr: f"  [yellow]{tr.gettext('round void: three spoiled tricks')}[/yellow]",
+    ev.RoundVoid: lambda moment, reveal, tr: "  [yellow]" + tr.gettext("round void: three spoiled tricks")
+    + "[/yellow]",
     ev.MatchWon: _match_won,
     ev.TurnTimedOut: _timed_out,
     ev.MatchCancelled: _cancelled,
