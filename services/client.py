@@ -53,12 +53,14 @@ class ServerEvent:
 class TrucClient:
     """One player's (or a spectator's) connection to the API; thread-safe (a connection per thread)."""
 
-    def __init__(self, base_url: str = "http://127.0.0.1:8000", token: str | None = None, timeout: float = 40) -> None:
+    def __init__(self, base_url: str = "http://127.0.0.1:8000", token: str | None = None, timeout: float = 40,
+                 accept_language: str | None = None) -> None:
         parts = urlsplit(base_url)
         self._host, self._port = parts.hostname or "127.0.0.1", parts.port or 80
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.timeout = timeout
+        self.accept_language = accept_language  # sent as Accept-Language on every request when set
         self._local = threading.local()
 
     # -- identity and matches ------------------------------------------------------------
@@ -155,6 +157,8 @@ class TrucClient:
         headers = {"Accept": "application/json", **(extra or {})}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        if self.accept_language:
+            headers["Accept-Language"] = self.accept_language
         return headers
 
     def _connection(self) -> http.client.HTTPConnection:

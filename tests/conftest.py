@@ -76,3 +76,11 @@ def redis_cluster_client(redis_cluster: LoopbackCluster) -> Iterator[RedisCluste
 def fake_redis() -> fakeredis.FakeRedis:
     """A fresh in-process fakeredis (with Lua), isolated from every other test."""
     return fakeredis.FakeRedis(server=fakeredis.FakeServer())
+
+
+@pytest.fixture(autouse=True)
+def _english_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal's language comes from LC_ALL/LC_MESSAGES/LANG: tests speak English unless they say otherwise."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

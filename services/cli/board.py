@@ -15,18 +15,36 @@ from typing import Any
 
 from rich.console import Console
 
+from shared.i18n import Translator
+
+from .lang import ENGLISH, N_, counted
 from .untrusted import markup_text
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f",
         "resign": "g", "cancel": "c"}
-WORDS = {"raise": "raise (2 more?)", "remainder": "my remainder", "accept": "accept", "reject": "reject",
-         "propose_redeal": "propose a redeal", "fold": "fold", "resign": "resign (give up)",
-         "cancel": "cancel the match"}
+WORDS = {"raise": N_("raise (2 more?)"), "remainder": N_("my remainder"), "accept": N_("accept"),
+         "reject": N_("reject"), "propose_redeal": N_("propose a redeal"), "fold": N_("fold"),
+         "resign": N_("resign (give up)"), "cancel": N_("cancel the match")}
 WARN_SECONDS = 10  # a player whose clock runs is told once when this little is left
-# How a match ended (the view's ``ended_by``), told to a seated player; {loser} is "you" or "they".
-ENDINGS = {"score": "on score", "resigned": "{loser} resigned", "abandoned": "{loser} ran out of time twice in a row"}
-CANCELLED = {"cancelled": "Match cancelled by its creator.", "expired": "Match expired: nobody joined in time."}
+# How a match ended (the view's ``ended_by``), told to a seated player: (won, ended_by) -> the sentence.
+ENDINGS = {
+    (True, "score"): N_("Match over: you won {mine}–{theirs}: on score."),
+    (False, "score"): N_("Match over: you lost {mine}–{theirs}: on score."),
+    (True, "resigned"): N_("Match over: you won {mine}–{theirs}: they resigned."),
+    (False, "resigned"): N_("Match over: you lost {mine}–{theirs}: you resigned."),
+    (True, "abandoned"): N_("Match over: you won {mine}–{theirs}: they ran out of time twice in a row."),
+    (False, "abandoned"): N_("Match over: you lost {mine}–{theirs}: you ran out of time twice in a row."),
+    (True, None): N_("Match over: you won {mine}–{theirs}."),
+    (False, None): N_("Match over: you lost {mine}–{theirs}."),
+}
+CANCELLED = {"cancelled": N_("Match cancelled by its creator."), "expired": N_("Match expired: nobody joined in time.")}
+# What was asked and is waiting for an answer: (asked by me, type) -> the sentence.
+QUESTIONS = {
+    (True, "raise"): N_("you asked: 2 more? (to {value})"), (False, "raise"): N_("they asked: 2 more? (to {value})"),
+    (True, "remainder"): N_("you asked: my remainder!"), (False, "remainder"): N_("they asked: my remainder!"),
+    (True, "redeal"): N_("you asked: redeal?"), (False, "redeal"): N_("they asked: redeal?"),
+}
 
 
 def pretty(card: object) -> str:
@@ -61,69 +79,79 @@ def seconds_left(view: dict[str, Any], now: float | None = None) -> int | None:
     return max(0, math.ceil(due - (time.time() if now is None else now)))
 
 
-def render(console: Console, view: dict[str, Any], message: str = "", now: float | None = None) -> None:
+def render(console: Console, view: dict[str, Any], message: str = "", now: float | None = None,
+           tr: Translator = ENGLISH) -> None:
     """Draw the table: the players and scores, the round and its clock, your hand, the keys you may press."""
+    _ = tr.gettext
     me = view["you"]
     other = "B" if me == "A" else "A"
     players = view["players"]
-    names = {seat: markup_text(players[seat]["name"]) if players.get(seat) else "(waiting)" for seat in ("A", "B")}
+    names = {seat: markup_text(players[seat]["name"]) if players.get(seat) else _("(waiting)") for seat in ("A", "B")}
     match = markup_text(view["id"])
-    console.rule(f"Le Truc · match {match} · you are {markup_text(me)} ({names[me]}) vs {names[other]}")
+    console.rule(_("Le Truc · match {match} · you are {seat} ({name}) vs {other}", match=match, seat=markup_text(me),
+                   name=names[me], other=names[other]))
     mine, theirs, target = (markup_text(value) for value in (view["scores"][me], view["scores"][other],
                                                              view["rules"]["target"]))
-    console.print(f"Score  you {mine} · {theirs} them   (first to {target})")
+    console.print(_("Score  you {mine} · {theirs} them   (first to {target})", mine=mine, theirs=theirs, target=target))
     if view["status"] == "waiting":
-        console.print(f"Waiting for an opponent: they join with  truc play --name NAME --join {match}")
+        console.print(_("Waiting for an opponent: they join with  {command}",
+                        command="truc play --name NAME --join " + match))
     elif view["status"] in ("finished", "cancelled"):
-        console.print(f"[bold]{ending(view, mine, theirs)}[/bold]")
+        console.print(f"[bold]{ending(view, mine, theirs, tr)}[/bold]")
     elif view.get("round"):
-        for line in [*_round_lines(view["round"], me, other), clock_line(view, now)]:
+        for line in [*_round_lines(view["round"], me, other, tr), clock_line(view, now, tr)]:
             console.print(line)
     if message:
         console.print(markup_text(message, "red"))
     keys = key_map(view)
     if keys:
-        choices = " ".join(f"\\[{k}] {markup_text(a['card']) if a['type'] == 'play' else WORDS[a['type']]}"
-                           for k, a in keys.items())
-        console.print(f"Your move: {choices}   \\[q] quit")
+        words = {k: markup_text(a["card"]) if a["type"] == "play" else _(WORDS[a["type"]]) for k, a in keys.items()}
+        choices = " ".join(f"\\[{k}] {word}" for k, word in words.items())
+        console.print(_("Your move: {choices}   {quit}", choices=choices, quit="\\[q] " + _("quit")))
 
 
-def ending(view: dict[str, Any], mine: str, theirs: str) -> str:
+def ending(view: dict[str, Any], mine: str, theirs: str, tr: Translator = ENGLISH) -> str:
     """How the match ended, as markup: who won and why, or why it was cancelled."""
     ended_by = view.get("ended_by") if isinstance(view.get("ended_by"), str) else None
     if view["status"] == "cancelled":
-        return CANCELLED.get(ended_by, "Match cancelled.")
+        return tr.gettext(CANCELLED.get(ended_by, N_("Match cancelled.")))
     won = view["winner"] == view["you"]
-    why = ENDINGS.get(ended_by, "")
-    reason = f": {why.format(loser='they' if won else 'you')}" if why else ""
-    return f"Match over: {'you won' if won else 'you lost'} {mine}–{theirs}{reason}."
+    sentence = ENDINGS.get((won, ended_by), ENDINGS[(won, None)])
+    return tr.gettext(sentence, mine=mine, theirs=theirs)
 
 
-def clock_line(view: dict[str, Any], now: float | None = None) -> str:
+def clock_line(view: dict[str, Any], now: float | None = None, tr: Translator = ENGLISH) -> str:
     """Whose clock runs and the seconds left (R28), red once few are left."""
     clock = view.get("clock") or {}
-    whose = "Your" if clock.get("seat") == view["you"] else "Their"
+    mine = clock.get("seat") == view["you"]
     left = seconds_left(view, now)
     if left is None:
-        return f"{whose} clock runs"
+        return tr.gettext("Your clock runs") if mine else tr.gettext("Their clock runs")
     colour = "bold red" if left <= WARN_SECONDS else "none"
-    of = markup_text(clock.get("turn_seconds", "?"))
-    return f"{whose} clock: [{colour}]{left} s left[/{colour}] (of {of} s a move)"
+    raw = clock.get("turn_seconds", "?")
+    of = counted(tr, "(of {value} s a move)", "(of {value} s a move)", raw, value=markup_text(raw))
+    shown = tr.ngettext("{count} s left", "{count} s left", left)
+    shown = f"[{colour}]{shown}[/{colour}]"
+    if mine:
+        return tr.gettext("Your clock: {left} {of}", left=shown, of=of)
+    return tr.gettext("Their clock: {left} {of}", left=shown, of=of)
 
 
-def _round_lines(rnd: dict[str, Any], me: str, other: str) -> list[str]:
-    remainder = " · [bold]remainder round[/bold]" if rnd["remainder_round"] else ""
+def _round_lines(rnd: dict[str, Any], me: str, other: str, tr: Translator = ENGLISH) -> list[str]:
+    _ = tr.gettext
+    remainder = " · [bold]" + _("remainder round") + "[/bold]" if rnd["remainder_round"] else ""
     number, dealer, value = (markup_text(rnd[field]) for field in ("number", "dealer", "value"))
-    lines = [f"Round {number} · dealer {dealer} · worth {value}{remainder}"]
+    worth = counted(tr, "worth {value} point", "worth {value} points", rnd["value"], value=value)
+    lines = [_("Round {number} · dealer {dealer} · {worth}", number=number, dealer=dealer, worth=worth) + remainder]
     for i, trick in enumerate(rnd["tricks"], 1):
-        result = f"→ {markup_text(trick['winner'])}" if trick["winner"] else ("spoiled" if trick["spoiled"] else "")
-        lines.append(f"  trick {i}: you {pretty(trick['cards'][me])}  them {pretty(trick['cards'][other])}  {result}")
+        result = f"→ {markup_text(trick['winner'])}" if trick["winner"] else (_("spoiled") if trick["spoiled"] else "")
+        lines.append("  " + _("trick {number}: you {mine}  them {theirs}  {result}", number=i,
+                              mine=pretty(trick["cards"][me]), theirs=pretty(trick["cards"][other]), result=result))
     pending = rnd["pending"]
     if pending:
-        asker = "you" if pending["by"] == me else "they"
-        question = {"raise": f"2 more? (to {markup_text(pending['value'])})", "remainder": "my remainder!",
-                    "redeal": "redeal?"}[pending["type"]]
-        lines.append(f"  [yellow]{asker} asked: {question}[/yellow]")
+        question = QUESTIONS[(pending["by"] == me, pending["type"])]
+        lines.append("  [yellow]" + _(question, value=markup_text(pending.get("value"))) + "[/yellow]")
     hand = "  ".join(f"\\[{i}] {pretty(card)}" for i, card in enumerate(rnd["hand"], 1))
-    lines.append(f"Your hand: {hand}   ({'your turn' if rnd['turn'] == me else 'their turn'})")
+    turn = _("your turn") if rnd["turn"] == me else _("their turn")
+    lines.append(_("Your hand: {cards}   ({turn})", cards=hand, turn=turn))
     return lines

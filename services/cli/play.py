@@ -29,13 +29,20 @@ from rich.console import Console
 
 from services.client import ApiError, TrucClient
 from shared.config import Config
+from shared.i18n import Translator
 from shared.private_files import private_dir, read_secret, write_secret
 
 from .board import WARN_SECONDS, key_map, render, seconds_left
+from .lang import ENGLISH, lang_option, terminal
 from .untrusted import markup_text, printable
 
 OVER = ("finished", "cancelled")  # a match in either status changes no more
-RESIGN_PROMPT = "[bold]Resign this match?[/bold] Your opponent wins it at once. \\[y/n]"
+
+
+def resign_prompt(tr: Translator) -> str:
+    """The question resigning asks first: the next key answers (y resigns)."""
+    return "[bold]" + tr.gettext("Resign this match?") + "[/bold] " + tr.gettext("Your opponent wins it at once.") + \
+        " \\[y/n]"
 
 
 def _token_file(config: Config, name: str) -> Path:
@@ -95,16 +102,17 @@ def _keys(inbox: queue.Queue, fd: int) -> None:
     inbox.put(("key", "\x04"))  # end of input: as if the player quit
 
 
-def _join(client: TrucClient, console: Console, match_id: str) -> dict[str, Any]:
+def _join(client: TrucClient, console: Console, match_id: str, tr: Translator = ENGLISH) -> dict[str, Any]:
     """Take seat B once the player said yes (and yes to a custom match's terms), or come back
     to a match one already sits in. A link never seats anyone by itself."""
     seen = client.view(match_id)
     if seen.get("you"):
         return seen
     creator = (seen.get("players") or {}).get("A") or {}
-    console.print(f"{markup_text(creator.get('name', 'Someone'))} invites you to a match to "
-                  f"{markup_text(seen.get('rules', {}).get('target', '?'))}.")
-    if not click.confirm("Join it?", default=True):
+    name = markup_text(creator["name"]) if "name" in creator else tr.gettext("Someone")
+    console.print(tr.gettext("{name} invites you to a match to {target}.", name=name,
+                             target=markup_text(seen.get("rules", {}).get("target", "?"))))
+    if not click.confirm(tr.gettext("Join it?"), default=True):
         raise click.Abort()
     try:
         return client.join(match_id)
@@ -114,7 +122,7 @@ def _join(client: TrucClient, console: Console, match_id: str) -> dict[str, Any]
         if error.code != "CUSTOM_TERMS":
             raise
         console.print(markup_text(error.message))  # the server's sentence: what the creator chose
-        if not click.confirm("Accept these terms and join?", default=False):
+        if not click.confirm(tr.gettext("Accept these terms and join?"), default=False):
             raise click.Abort() from None
     return client.join(match_id, accept_custom=True)
 
@@ -125,28 +133,29 @@ def _join(client: TrucClient, console: Console, match_id: str) -> dict[str, Any]
 @click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
 @click.option("--join", "join_id", help="Join a match a friend created (asks first; or come back to one of yours).")
 @click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
-def play(name: str, against_bot: bool, join_id: str | None, url: str | None) -> None:
+@lang_option
+def play(name: str, against_bot: bool, join_id: str | None, url: str | None, lang: str) -> None:
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
     config = Config.from_env()
-    client = TrucClient(url or f"http://{config.host}:{config.port}")
-    console = Console(highlight=False)
+    client = TrucClient(url or f"http://{config.host}:{config.port}", accept_language=lang)
+    console, tr = Console(highlight=False), terminal(lang)
     try:
         _player(client, config, name)
         options = {"opponent": "bot"} if against_bot else {}
-        view = _join(client, console, join_id) if join_id else client.create_match(**options)
+        view = _join(client, console, join_id, tr) if join_id else client.create_match(**options)
     except ApiError as error:
         raise click.ClickException(printable(error.message)) from None
     with _keyboard() as keyboard, contextlib.suppress(KeyboardInterrupt):
-        _session(client, console, view, keyboard)
+        _session(client, console, view, keyboard, tr)
 
 
-def _session(client: TrucClient, console: Console, view: dict[str, Any], keyboard: int) -> None:
+def _session(client: TrucClient, console: Console, view: dict[str, Any], keyboard: int, tr: Translator) -> None:
     inbox: queue.Queue = queue.Queue()
     threading.Thread(target=_feed, args=(inbox, client, view["id"]), daemon=True).start()
     threading.Thread(target=_keys, args=(inbox, keyboard), daemon=True).start()
     threading.Thread(target=_ticks, args=(inbox,), daemon=True).start()
-    table = Table(client, console, view)
-    render(console, view)
+    table = Table(client, console, view, tr)
+    render(console, view, tr=tr)
     while True:
         kind, value = inbox.get()
         if kind == "view":
@@ -168,8 +177,8 @@ def _ticks(inbox: queue.Queue) -> None:
 class Table:
     """One player's session at a match: the view shown, and what their keys do to it."""
 
-    def __init__(self, client: TrucClient, console: Console, view: dict[str, Any]) -> None:
-        self.client, self.console, self.view = client, console, view
+    def __init__(self, client: TrucClient, console: Console, view: dict[str, Any], tr: Translator = ENGLISH) -> None:
+        self.client, self.console, self.view, self.tr = client, console, view, tr
         self.confirming: dict[str, Any] | None = None  # the resignation asked about: the next key answers
         self.warned = -1  # the version whose clock warning was given
         self.paused_until = 0.0  # a limit said to wait (Retry-After): keys send nothing until then
@@ -177,11 +186,11 @@ class Table:
     def show(self, view: dict[str, Any]) -> None:
         """A view from the stream; drawn unless it is the one already drawn."""
         if view["version"] != self.view["version"]:
-            render(self.console, view)
+            render(self.console, view, tr=self.tr)
             if self.confirming is not None and self.confirming not in view.get("legal_actions", []):
                 self.confirming = None  # the match ended meanwhile: nothing left to confirm
             elif self.confirming is not None:
-                self.console.print(RESIGN_PROMPT)  # still asked: the next key answers
+                self.console.print(resign_prompt(self.tr))  # still asked: the next key answers
         self.view = view
 
     def press(self, key: str) -> bool:
@@ -193,14 +202,14 @@ class Table:
             if key in ("y", "Y"):
                 self.send(action)
             else:
-                self.console.print("Not resigned: play on.")
+                self.console.print(self.tr.gettext("Not resigned: play on."))
             return True
         if key == "q":
             return False
         action = key_map(self.view).get(key)
         if action is not None and action["type"] == "resign":
             self.confirming = action
-            self.console.print(RESIGN_PROMPT)
+            self.console.print(resign_prompt(self.tr))
         elif action is not None:
             self.send(action)
         return True
@@ -208,14 +217,15 @@ class Table:
     def send(self, action: dict[str, Any]) -> None:
         wait = self.paused_until - time.monotonic()
         if wait > 0:
-            self.console.print(f"Too fast: wait {wait:.0f} s, as the server asked.")
+            self.console.print(self.tr.ngettext("Too fast: wait {count} s, as the server asked.",
+                                                "Too fast: wait {count} s, as the server asked.", round(wait)))
             return
         try:
             self.client.act(self.view["id"], action, if_match=self.view["version"])
         except ApiError as error:
             if error.retry_after:  # a limit (429) says how long to wait: the sentence says why
                 self.paused_until = time.monotonic() + error.retry_after
-            render(self.console, self.view, error.message)
+            render(self.console, self.view, error.message, tr=self.tr)
 
     def tick(self) -> None:
         """Once a second: warn the player, once per move, that their clock is nearly out."""
@@ -224,4 +234,5 @@ class Table:
         if clock.get("seat") == self.view["you"] and left is not None and left <= WARN_SECONDS:
             if self.warned != self.view["version"]:
                 self.warned = self.view["version"]
-                self.console.print(f"[bold red]{left} s left to decide[/bold red]")
+                decide = self.tr.ngettext("{count} s left to decide", "{count} s left to decide", left)
+                self.console.print(f"[bold red]{decide}[/bold red]")

@@ -25,9 +25,11 @@ from rich.console import Console
 from shared.codec import UnknownEventError, decode
 from shared.eventstore import StoredEvent
 from shared.fold import FoldedMatch, GapError, fold
+from shared.i18n import Translator
 from shared.rules import events as ev
 
 from .context import MATCH_ID, backends
+from .lang import ENGLISH, lang_option, terminal
 from .replay_lines import Moment, left_on_table, line
 from .untrusted import markup_text
 
@@ -43,18 +45,18 @@ def moments(stored: Sequence[StoredEvent]) -> Iterator[Moment]:
         folded = after
 
 
-def describe(stored: Sequence[StoredEvent], reveal: bool) -> Iterator[str]:
+def describe(stored: Sequence[StoredEvent], reveal: bool, tr: Translator = ENGLISH) -> Iterator[str]:
     """One line (rich markup) per moment worth showing; hands only when ``reveal``."""
     last: Moment | None = None
     for moment in moments(stored):
-        text = line(moment, reveal)
+        text = line(moment, reveal, tr)
         if text:
             gap = "\n" if isinstance(moment.event, (ev.RoundDealt, ev.MatchWon, ev.MatchCancelled)) else ""
             yield f"{gap}{_version(moment.version)}{text}"
         last = moment
     left = left_on_table(last) if last else ""
     if left:  # stopped mid-trick (--at)
-        yield f"{_version(last.version)}  on the table: {left}"
+        yield _version(last.version) + "  " + tr.gettext("on the table: {cards}", cards=left)
 
 
 def _version(version: int) -> str:
@@ -65,18 +67,21 @@ def _version(version: int) -> str:
 @click.argument("match_id", type=MATCH_ID)
 @click.option("--at", "at", type=click.IntRange(min=1), help="Stop after this version.")
 @click.option("--reveal", is_flag=True, help="Show both hands (shown anyway once the match is finished).")
-def replay(match_id: str, at: int | None, reveal: bool) -> None:
+@lang_option
+def replay(match_id: str, at: int | None, reveal: bool, lang: str) -> None:
     """Print MATCH round by round and trick by trick, with scores, raises and answers, timeouts,
     and how it ended (on score, resigned, abandoned, cancelled or expired)."""
+    tr = terminal(lang)
     everything = backends().store.read(match_id)  # read once: whether the match was won decides what shows
     if not everything:
-        click.echo(f"no match {match_id!r}", err=True)
+        click.echo(tr.gettext("no match {match}", match=repr(match_id)), err=True)
         sys.exit(1)
     finished = any(e.type == "match_won" for e in everything)
     console = Console(highlight=False, emoji=False)  # names are shown as written, ":x:" included
     try:
-        for text in describe(everything[:at], reveal or finished):
+        for text in describe(everything[:at], reveal or finished, tr):
             console.print(text)
     except (GapError, UnknownEventError) as error:  # a damaged stream: what came before it is shown
-        console.print(f"[red]cannot replay further: {markup_text(error)}[/red] (see truc audit)")
+        console.print("[red]" + tr.gettext("cannot replay further: {error}", error=markup_text(error)) + "[/red] "
+                      + tr.gettext("(see truc audit)"))
         sys.exit(1)

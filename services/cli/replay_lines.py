@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shared.i18n import Translator
 from shared.rules import CancelReason, MatchState, Seat, WinReason, iso_utc
 from shared.rules import events as ev
 from shared.rules.state import RoundState, Trick
 
+from .lang import ENGLISH, N_
 from .untrusted import markup_text
 
 
@@ -28,10 +30,12 @@ class Moment:
     after: MatchState
 
 
-def line(moment: Moment, reveal: bool) -> str:
+def line(moment: Moment, reveal: bool, tr: Translator = ENGLISH) -> str:
     """The moment's line, or "" for none; a decision a timeout made says so (R29)."""
-    text = DESCRIBERS[type(moment.event)](moment, reveal)
-    return text + " [dim](by default: the time ran out)[/dim]" if text and _by_default(moment) else text
+    text = DESCRIBERS[type(moment.event)](moment, reveal, tr)
+    if text and _by_default(moment):
+        return text + " [dim]" + tr.gettext("(by default: the time ran out)") + "[/dim]"
+    return text
 
 
 def left_on_table(moment: Moment) -> str:
@@ -81,78 +85,94 @@ def _who(moment: Moment) -> str:
 # --- One describer per event type: (moment, reveal) -> its line, or "" for none -----------
 
 
-Describer = Callable[[Moment, bool], str]
+Describer = Callable[[Moment, bool, Translator], str]
 
 
-def _silent(moment: Moment, reveal: bool) -> str:
+def _silent(moment: Moment, reveal: bool, tr: Translator) -> str:
     return ""  # a card played shows with its trick, once the trick is settled
 
 
-def _created(moment: Moment, reveal: bool) -> str:
-    state = moment.after
+def _created(moment: Moment, reveal: bool, tr: Translator) -> str:
+    state, _ = moment.after, tr.gettext
     rules = ", ".join(f"{key}={value}" for key, value in state.rules.to_dict().items())
-    custom = " [yellow](custom)[/yellow]" if state.custom else ""
-    start = f" · scores start {state.scores[0]}–{state.scores[1]}" if state.custom else ""
-    match = f"[bold]Match {markup_text(state.match_id)}[/bold]"
+    custom = " [yellow]" + _("(custom)") + "[/yellow]" if state.custom else ""
+    start = " · " + _("scores start {a}–{b}", a=state.scores[0], b=state.scores[1]) if state.custom else ""
+    match = "[bold]" + _("Match {match}", match=markup_text(state.match_id)) + "[/bold]"
     return f"{match}{custom} · A: {_name(state, Seat.A)}{start} · {markup_text(rules)}"
 
 
-def _joined(moment: Moment, reveal: bool) -> str:
-    return f"{_who(moment)}: {_name(moment.after, moment.event.seat)} joins"
+def _joined(moment: Moment, reveal: bool, tr: Translator) -> str:
+    return tr.gettext("{seat}: {name} joins", seat=_who(moment), name=_name(moment.after, moment.event.seat))
 
 
-def _dealt(moment: Moment, reveal: bool) -> str:
+def _dealt(moment: Moment, reveal: bool, tr: Translator) -> str:
     rnd = moment.after.round
     hands = f" · {_hands(rnd)}" if reveal else ""
-    return f"[bold cyan]Round {rnd.number}[/bold cyan] · dealer {rnd.dealer.value}{hands}"
+    title = tr.gettext("Round {number}", number=rnd.number)
+    return f"[bold cyan]{title}[/bold cyan] · " + tr.gettext("dealer {seat}", seat=rnd.dealer.value) + hands
 
 
-def _redealt(moment: Moment, reveal: bool) -> str:
-    hands = f" · new hands {_hands(moment.after.round)}" if reveal else ""
-    return f"  {_who(moment)} accepts the redeal{hands}"
+def _redealt(moment: Moment, reveal: bool, tr: Translator) -> str:
+    hands = " · " + tr.gettext("new hands {hands}", hands=_hands(moment.after.round)) if reveal else ""
+    return "  " + tr.gettext("{seat} accepts the redeal", seat=_who(moment)) + hands
 
 
-def _trick(moment: Moment, reveal: bool) -> str:
+def _trick(moment: Moment, reveal: bool, tr: Translator) -> str:
     tricks = moment.after.round.tricks
     settled = tricks[-1]
-    outcome = f"→ {settled.winner.value}" if settled.winner else "→ spoiled"
-    return f"  trick {len(tricks)}: {_cards(settled)} {outcome}"
+    outcome = f"→ {settled.winner.value}" if settled.winner else "→ " + tr.gettext("spoiled")
+    return "  " + tr.gettext("trick {number}: {cards} {outcome}", number=len(tricks), cards=_cards(settled),
+                             outcome=outcome)
 
 
-def _raised(moment: Moment, reveal: bool) -> str:
-    return f"  {_who(moment)} raises: \"2 more?\" (to {moment.after.round.pending.value})"
+def _raised(moment: Moment, reveal: bool, tr: Translator) -> str:
+    value = moment.after.round.pending.value
+    return "  " + tr.gettext('{seat} raises: "2 more?" (to {value})', seat=_who(moment), value=value)
 
 
-def _raise_accepted(moment: Moment, reveal: bool) -> str:
-    return f"  {_who(moment)} accepts: the round is worth {moment.after.round.value}"
+def _raise_accepted(moment: Moment, reveal: bool, tr: Translator) -> str:
+    value = moment.after.round.value
+    return "  " + tr.ngettext("{seat} accepts: the round is worth {count} point",
+                              "{seat} accepts: the round is worth {count} points", value, seat=_who(moment))
 
 
-def _round_won(moment: Moment, reveal: bool) -> str:
-    ended, (a, b) = moment.after.last_round, moment.after.scores
+def _round_won(moment: Moment, reveal: bool, tr: Translator) -> str:
+    ended, (a, b), _ = moment.after.last_round, moment.after.scores, tr.gettext
     left = _on_table(moment.before.round)  # a fold or a rejection can end a round mid-trick
-    unplayed = f" · left on the table: {_cards(left)}" if left else ""
-    won = f"[green]round won by {ended.winner.value}[/green]"
-    return f"  {won} (+{ended.points}, {ended.reason.value}) → A {a} · B {b}{unplayed}"
+    unplayed = " · " + _("left on the table: {cards}", cards=_cards(left)) if left else ""
+    won = "[green]" + _("round won by {seat}", seat=ended.winner.value) + "[/green]"
+    why = _(_WHY.get(ended.reason.value, ended.reason.value))
+    return f"  {won} (+{ended.points}, {why}) → A {a} · B {b}{unplayed}"
 
 
-def _match_won(moment: Moment, reveal: bool) -> str:
-    state, reason = moment.after, moment.event.reason
-    seed = f" · seed {markup_text(state.seed)}" if state.seed else ""
-    won = f"[bold green]Match won by {state.winner.value}[/bold green]"
-    return f"{won} {state.scores[0]}–{state.scores[1]} · {_ENDED[reason].format(loser=state.winner.other.value)}{seed}"
+# Why a round was won: the engine's reason, which the English line shows as it is.
+_WHY = {"tricks": N_("tricks"), "raise_rejected": N_("raise_rejected"), "remainder_rejected": N_("remainder_rejected"),
+        "fold": N_("fold")}
 
 
-_ENDED = {  # how a won match ended (R30-R31), given the loser
-    WinReason.SCORE: "on score",
-    WinReason.RESIGNED: "[red]{loser} resigned[/red]",
-    WinReason.ABANDONED: "[red]{loser} abandoned it[/red]: time ran out twice in a row",
+def _match_won(moment: Moment, reveal: bool, tr: Translator) -> str:
+    state, reason, _ = moment.after, moment.event.reason, tr.gettext
+    seed = " · " + _("seed {seed}", seed=markup_text(state.seed)) if state.seed else ""
+    won = "[bold green]" + _("Match won by {seat}", seat=state.winner.value) + "[/bold green]"
+    sentence, tail = _ENDED[reason]
+    how = _(sentence, loser=state.winner.other.value)
+    how = "[red]" + how + "[/red]" + (_(tail) if tail else "") if tail is not None else how
+    return f"{won} {state.scores[0]}–{state.scores[1]} · {how}{seed}"
+
+
+_ENDED = {  # how a won match ended (R30-R31), given the loser: (the sentence, what follows it in plain text)
+    WinReason.SCORE: (N_("on score"), None),
+    WinReason.RESIGNED: (N_("{loser} resigned"), ""),
+    WinReason.ABANDONED: (N_("{loser} abandoned it"), N_(": time ran out twice in a row")),
 }
 
 
-def _timed_out(moment: Moment, reveal: bool) -> str:
-    seat = moment.event.seat
-    again = " again, twice in a row" if moment.before.timeouts[seat.index] else ""
-    return f"  [red]{seat.value}'s time ran out[/red]{again} · deadline {markup_text(_deadline(moment.event))}"
+def _timed_out(moment: Moment, reveal: bool, tr: Translator) -> str:
+    seat, _ = moment.event.seat, tr.gettext
+    again = _(" again, twice in a row") if moment.before.timeouts[seat.index] else ""
+    deadline = _("deadline {time}", time=markup_text(_deadline(moment.event)))
+    ran_out = _("{seat}'s time ran out", seat=seat.value)
+    return f"  [red]{ran_out}[/red]{again} · {deadline}"
 
 
 def _deadline(event: ev.TurnTimedOut) -> str:
@@ -162,14 +182,15 @@ def _deadline(event: ev.TurnTimedOut) -> str:
         return str(event.deadline)
 
 
-def _cancelled(moment: Moment, reveal: bool) -> str:
+def _cancelled(moment: Moment, reveal: bool, tr: Translator) -> str:
     if moment.event.reason is CancelReason.CREATOR:
-        return f"[yellow]Match cancelled by its creator[/yellow] {_name(moment.after, Seat.A)}"
-    return "[yellow]Match cancelled: it expired[/yellow], nobody joined in time"
+        return "[yellow]" + tr.gettext("Match cancelled by its creator") + "[/yellow] " + _name(moment.after, Seat.A)
+    return "[yellow]" + tr.gettext("Match cancelled: it expired") + "[/yellow]" + tr.gettext(", nobody joined in time")
 
 
 def _says(words: str) -> Describer:
-    return lambda moment, reveal: f"  {_who(moment)} {words}"
+    """A line of a seat doing something: ``words`` holds ``{seat}``."""
+    return lambda moment, reveal, tr: "  " + tr.gettext(words, seat=_who(moment))
 
 
 # Every event type the engine records (a test holds this to EVENT_TYPES): a new one is described, not skipped.
@@ -177,21 +198,22 @@ DESCRIBERS: dict[type[ev.Event], Describer] = {
     ev.MatchCreated: _created,
     ev.PlayerJoined: _joined,
     ev.RoundDealt: _dealt,
-    ev.RedealProposed: _says("proposes a redeal"),
+    ev.RedealProposed: _says(N_("{seat} proposes a redeal")),
     ev.RedealAccepted: _redealt,
-    ev.RedealRejected: _says("rejects the redeal"),
+    ev.RedealRejected: _says(N_("{seat} rejects the redeal")),
     ev.CardPlayed: _silent,
     ev.TrickWon: _trick,
     ev.TrickSpoiled: _trick,
     ev.RaiseProposed: _raised,
     ev.RaiseAccepted: _raise_accepted,
-    ev.RaiseRejected: _says("rejects the raise"),
-    ev.RemainderDeclared: _says("declares [bold]my remainder[/bold]"),
-    ev.RemainderAccepted: _says("accepts the remainder"),
-    ev.RemainderRejected: _says("rejects the remainder"),
-    ev.Folded: lambda moment, reveal: f"  [red]{_who(moment)} folds[/red]",
+    ev.RaiseRejected: _says(N_("{seat} rejects the raise")),
+    ev.RemainderDeclared: _says(N_("{seat} declares my remainder")),
+    ev.RemainderAccepted: _says(N_("{seat} accepts the remainder")),
+    ev.RemainderRejected: _says(N_("{seat} rejects the remainder")),
+    ev.Folded: lambda moment, reveal, tr: "  [red]" + tr.gettext("{seat} folds", seat=_who(moment)) + "[/red]",
     ev.RoundWon: _round_won,
-    ev.RoundVoid: lambda moment, reveal: "  [yellow]round void[/yellow]: three spoiled tricks",
+    ev.RoundVoid: lambda moment, reveal, tr: "  [yellow]" + tr.gettext("round void: three spoiled tricks")
+    + "[/yellow]",
     ev.MatchWon: _match_won,
     ev.TurnTimedOut: _timed_out,
     ev.MatchCancelled: _cancelled,

@@ -64,7 +64,8 @@ def _my_move(block: str) -> bool:
 
 
 def test_a_whole_match_against_the_bot_in_the_terminal(stack):
-    env = {**stack.env, "TERM": "xterm", "COLUMNS": "120", "LINES": "40"}
+    env = {**stack.env, "TERM": "xterm", "COLUMNS": "120", "LINES": "40",
+           "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}  # English, whatever the machine speaks
     terminal = Terminal(["play", "--name", f"term-{uuid.uuid4().hex[:8]}", "--bot"], env)
     try:
         handled, moves = 0, 0

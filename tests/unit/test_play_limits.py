@@ -24,7 +24,7 @@ def test_a_limited_action_is_shown_and_nothing_is_sent_until_the_wait_is_over(mo
             "legal_actions": []}
     client = LimitedClient()
     table = Table(client, console, view)
-    monkeypatch.setattr("services.cli.play.render", lambda console, view, message="": console.print(message))
+    monkeypatch.setattr("services.cli.play.render", lambda console, view, message="", **_: console.print(message))
     table.send({"type": "fold"})
     table.send({"type": "fold"})
     text = console.export_text()
