@@ -7,6 +7,7 @@ from shared import names
 from shared.keys import LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
+
 class NameField(fields.String):
     """A player name in any script, loaded in the one form it is kept in (:mod:`shared.names`)."""
 

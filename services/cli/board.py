@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
-from .untrusted import markup_text
+from .untrusted import markup_text, name_text
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f",
@@ -66,7 +66,7 @@ def render(console: Console, view: dict[str, Any], message: str = "", now: float
     me = view["you"]
     other = "B" if me == "A" else "A"
     players = view["players"]
-    names = {seat: markup_text(players[seat]["name"]) if players.get(seat) else "(waiting)" for seat in ("A", "B")}
+    names = {seat: name_text(players[seat]["name"]) if players.get(seat) else "(waiting)" for seat in ("A", "B")}
     match = markup_text(view["id"])
     console.rule(f"Le Truc · match {match} · you are {markup_text(me)} ({names[me]}) vs {names[other]}")
     mine, theirs, target = (markup_text(value) for value in (view["scores"][me], view["scores"][other],

@@ -32,14 +32,14 @@ from shared.config import Config
 from shared.private_files import private_dir, read_secret, write_secret
 
 from .board import WARN_SECONDS, key_map, render, seconds_left
-from .untrusted import markup_text, printable
+from .untrusted import file_stem, markup_text, name_text, printable
 
 OVER = ("finished", "cancelled")  # a match in either status changes no more
 RESIGN_PROMPT = "[bold]Resign this match?[/bold] Your opponent wins it at once. \\[y/n]"
 
 
 def _token_file(config: Config, name: str) -> Path:
-    return config.data_dir / "players" / f"{name}.token"
+    return config.data_dir / "players" / f"{file_stem(name)}.token"
 
 
 def _player(client: TrucClient, config: Config, name: str) -> None:
@@ -102,7 +102,7 @@ def _join(client: TrucClient, console: Console, match_id: str) -> dict[str, Any]
     if seen.get("you"):
         return seen
     creator = (seen.get("players") or {}).get("A") or {}
-    console.print(f"{markup_text(creator.get('name', 'Someone'))} invites you to a match to "
+    console.print(f"{name_text(creator.get('name', 'Someone'))} invites you to a match to "
                   f"{markup_text(seen.get('rules', {}).get('target', '?'))}.")
     if not click.confirm("Join it?", default=True):
         raise click.Abort()

@@ -2,6 +2,8 @@
 // Views arrive over server-sent events (/matches/{id}/stream); nothing here polls. The
 // player's own stream (/players/{id}/stream) says when another of their matches awaits them.
 // Every text from the server goes through textContent, never innerHTML.
+// Every player name is isolated (any script, either direction): an element of its own has
+// dir="auto", a name inside a sentence goes between FSI and PDI (isolated()).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -12,6 +14,7 @@ const OVER = ["finished", "cancelled"]; // a match in either status changes no m
 const WARN_SECONDS = 10; // the player whose clock runs hears once when this little is left
 const STORAGE_KEY = "truc.player";
 const LOG_PAGE = 1000; // events per fetch of the log
+const isolated = (name) => `\u2068${name}\u2069`; // FSI … PDI: an Urdu name does not reorder the sentence
 
 const app = {
   player: loadPlayer(), // {id, name, token} or null
@@ -113,7 +116,7 @@ async function createMatch(options) {
 // server's own words, are accepted.
 async function showInvite(id) {
   const view = await api("GET", `/matches/${encodeURIComponent(id)}`);
-  const creator = view.players && view.players.A ? view.players.A.name : "Someone";
+  const creator = isolated(view.players && view.players.A ? view.players.A.name : "Someone");
   $("invite-text").textContent = `${creator} invites you to a match to ${view.rules.target}.`;
   $("invite-terms").textContent = "";
   $("invite-terms").hidden = true;
@@ -306,7 +309,7 @@ function cardFace(card, tag = "span", props = {}) {
 }
 
 const other = (seat) => (seat === "A" ? "B" : "A");
-const nameOf = (seat) => (seat === app.view.you ? "You" : (app.view.players[seat] || {}).name || "(empty seat)");
+const nameOf = (seat) => isolated(seat === app.view.you ? "You" : (app.view.players[seat] || {}).name || "(empty seat)");
 const verb = (seat, mine, theirs) => `${nameOf(seat)} ${seat === app.view.you ? mine : theirs}`;
 
 function render(view) {
@@ -541,8 +544,8 @@ function describe(event) {
   const d = event.data;
   const s = d.seat;
   const texts = {
-    match_created: () => `${d.creator_name} created the match.`,
-    player_joined: () => `${d.player_name} sat down.`,
+    match_created: () => `${isolated(d.creator_name)} created the match.`,
+    player_joined: () => `${isolated(d.player_name)} sat down.`,
     round_dealt: () => `Round ${d.round}: ${verb(d.dealer, "deal", "deals")}.`,
     redeal_proposed: () => `${verb(s, "propose", "proposes")} a redeal.`,
     redeal_accepted: () => `${verb(s, "accept", "accepts")} the redeal: new hands.`,
