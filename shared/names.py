@@ -8,8 +8,9 @@
 - When two names are the same, so that only one player may hold it: when their comparison
   forms (the profile's case-mapped form) are equal, or when they look alike: equal
   confusable skeletons (UTS #39, from the confusables data of ``confusable-homoglyphs``).
-  The skeleton is taken of the name, then of its case-folded result, so ``Воt`` (Cyrillic)
-  is ``Bot`` and so is ``ВОТ``. Joiners do not count (they are default-ignorable).
+  Case aside: two names look alike when a look-alike form of one (:func:`lookalike_forms`)
+  is one of the other's, so ``Воt`` and ``ВОТ`` (Cyrillic) are ``Bot``, and ``АLICE`` is
+  ``Alice``. Joiners do not count (they are default-ignorable).
 """
 from __future__ import annotations
 
@@ -80,11 +81,15 @@ def _ignorable(char: str) -> bool:
     return unicodedata.category(char) == "Cf" or "\ufe00" <= char <= "\ufe0f" or char == "\u034f"
 
 
-def lookalike_form(name: str) -> str:
-    """What a valid name looks like, case aside: the skeleton of its case-folded skeleton."""
-    return skeleton(skeleton(name).casefold())
+def lookalike_forms(name: str) -> tuple[str, str]:
+    """What a valid name looks like, case aside: two skeletons, because a skeleton keeps case.
+
+    The skeleton of its case-folded skeleton (``Воt``, ``ВОТ``, ``BiII`` look like ``bot``,
+    ``bot``, ``bill``), and the skeleton of its case-folded self (``АLICE``: ``alice``).
+    """
+    return skeleton(skeleton(name).casefold()), skeleton(name.casefold())
 
 
-def same_name_keys(name: str) -> tuple[str, str]:
-    """The two forms under which a valid name is unique: (comparison form, look-alike form)."""
-    return comparison_form(name), lookalike_form(name)
+def same_name_keys(name: str) -> tuple[str, ...]:
+    """The forms under which a valid name is unique: its comparison form, then its look-alike forms."""
+    return (comparison_form(name), *dict.fromkeys(lookalike_forms(name)))

@@ -32,9 +32,9 @@ def _token_hash(token: str) -> str:
 
 
 def name_claims(name: str) -> list[str]:
-    """The keys a valid name holds: its comparison form's and its look-alike form's."""
-    comparison, lookalike = names.same_name_keys(name)
-    return [keys.player_name(comparison), keys.player_name(lookalike, looks=True)]
+    """The keys a valid name holds: its comparison form's, then its look-alike forms'."""
+    comparison, *lookalikes = names.same_name_keys(name)
+    return [keys.player_name(comparison), *(keys.player_name(form, looks=True) for form in lookalikes)]
 
 
 class PlayerRegistry:
@@ -54,7 +54,7 @@ class PlayerRegistry:
         """A new player and its bearer token (shown once, never stored); the name is kept normalised."""
         name = names.normalise(name)
         forms = names.same_name_keys(name)
-        if any(mine == theirs for reserved in _RESERVED_FORMS for mine, theirs in zip(forms, reserved)):
+        if any(forms[0] == reserved[0] or set(forms[1:]) & set(reserved[1:]) for reserved in _RESERVED_FORMS):
             raise NameTakenError(name)
         self.claim_old_lookalikes()
         player = Player(new_id(12), name)
@@ -83,13 +83,14 @@ class PlayerRegistry:
         """A player with a fixed id and a token given by configuration (the built-in bot)."""
         player = Player(player_id, name)
         self.seat_token(player_id, name, token)
-        same, lookalike = name_claims(name)
+        same, *lookalikes = name_claims(name)
         claimed = self._client.set(same, player_id, nx=True)
         if not claimed and self._client.get(same) != player_id.encode():
             raise NameTakenError(name)
-        # Its look-alike form only if free: an old player's name that looks like it (registered
-        # before look-alikes counted) keeps that claim, and the configured player its own name.
-        self._client.set(lookalike, player_id, nx=True)
+        # Its look-alike forms only if free: an old player's name that looks like it (registered
+        # before look-alikes counted) keeps those claims, and the configured player its own name.
+        for lookalike in lookalikes:
+            self._client.set(lookalike, player_id, nx=True)
         return player
 
     def claim_old_lookalikes(self) -> None:
