@@ -9,18 +9,19 @@ them from here.
 
 - A player id obeys the alphabet of match ids (:func:`shared.keys.validate_match_id`):
   1-64 of ``A-Z a-z 0-9 _ -``. It becomes part of Redis keys.
-- A player name is 1-32 letters, digits, spaces, ``_`` or ``-`` (ASCII).
+- A player name is one the API keeps (:func:`shared.names.normalise`: the PRECIS Nickname
+  profile, NFC, 1-32 characters), or one it kept before names could be in any script
+  (1-32 ASCII letters, digits, spaces, ``_`` or ``-``, spaces as they were typed).
 """
 from __future__ import annotations
 
 import re
 
-from shared import keys
+from shared import keys, names
 
-NAME_PATTERN = r"[A-Za-z0-9 _-]{1,32}"
-NAME_RULE = "1-32 letters, digits, spaces, '_' or '-'."
+NAME_RULE = names.RULE
 ID_RULE = "1-64 letters, digits, '_' or '-'."
-_NAME = re.compile(NAME_PATTERN)
+_LEGACY_NAME = re.compile(r"[A-Za-z0-9 _-]{1,32}")  # the rule of names registered before any script was
 
 
 class InvalidPlayerIdError(ValueError):
@@ -40,10 +41,16 @@ def validate_player_id(player_id: object) -> str:
 
 
 def validate_player_name(name: object) -> str:
-    """Return ``name`` unchanged if it is 1-32 of ``A-Z a-z 0-9``, space, ``_`` or ``-``, else raise.
+    """Return ``name`` unchanged if the API keeps it as it is (or kept it so, before), else raise.
 
-    The whole string must match (``fullmatch``): a trailing newline is not allowed either.
+    A name the profile would still change (NFD, untrimmed spaces) is not one the API wrote;
+    the legacy ASCII rule must match the whole string: a trailing newline is refused too.
     """
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise InvalidPlayerNameError(f"invalid player name: {name!r}")
-    return name
+    if isinstance(name, str) and _LEGACY_NAME.fullmatch(name):
+        return name
+    try:
+        if names.normalise(name) == name:
+            return name  # type: ignore[return-value]
+    except names.InvalidNameError:
+        pass
+    raise InvalidPlayerNameError(f"invalid player name: {name!r}")

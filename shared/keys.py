@@ -97,9 +97,9 @@ def player(player_id: str) -> str:
     return _player_key(player_id, "player")
 
 
-def player_name(name: str) -> str:
-    """Claims a player name, case-folded, so two players cannot share one (value: the player id)."""
-    return f"{PREFIX}:name:{name.casefold()}"
+def player_name(name: str, looks: bool = False) -> str:
+    """Claims a name (value: the player id) by its comparison form, or (``looks``) by its look-alike form."""
+    return f"{PREFIX}:looks:{name}" if looks else f"{PREFIX}:name:{name.casefold()}"
 
 
 def player_token(token_hash: str) -> str:
@@ -116,6 +116,7 @@ def limit(name: str, subject: str) -> str:
 
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
+NAME_CLAIMS_PATTERN, LOOKALIKES_CLAIMED = f"{PREFIX}:name:*", f"{PREFIX}:looks"  # the second: set once all have both
 
 
 def match_id_from_key(key: str | bytes) -> str:
@@ -133,8 +134,7 @@ LOBBY_STATUSES = ("waiting", "playing", "finished", "cancelled")
 READ_MODELS = f"{PREFIX}:readmodels"
 VIEWS_CHANGED = f"{PREFIX}:views-changed"  # a pub/sub channel: the match id of every views write
 MATCHES_APPENDED, PLAYERS_TOLD = f"{PREFIX}:appended", f"{PREFIX}:told"  # pub/sub: appends, notices told
-# Not per generation: the parked matches (shared/readmodels/parked.py), the clocks (…/clocks.py).
-PARKED, CLOCKS = f"{PREFIX}:parked", f"{PREFIX}:clocks"
+PARKED, CLOCKS = f"{PREFIX}:parked", f"{PREFIX}:clocks"  # no generation: shared/readmodels/{parked,clocks}.py
 SCOREBOARD = f"{PREFIX}:scoreboard"  # generation 0; see ``scoreboard``
 SCOREBOARD_MATCHES = f"{PREFIX}:scoreboard:matches"  # generation 0; see ``scoreboard_matches``
 

@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from shared import keys
+from shared import keys, names
 from shared.ids import new_id
 
 from .token_cache import TokenCache
@@ -20,14 +20,21 @@ class Player:
 
 _CURRENT_TOKEN = "token_hash"  # a configured player's field: the hash of its one valid token
 RESERVED_NAMES = {"bot"}  # the built-in bot's, registered by configuration rather than by a client
+_RESERVED_FORMS = [names.same_name_keys(reserved) for reserved in RESERVED_NAMES]
 
 
 class NameTakenError(Exception):
-    """Another player already has this name (names are unique, case-insensitively)."""
+    """Another player already has this name: the same comparison form, or a look-alike (shared/names.py)."""
 
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def name_claims(name: str) -> list[str]:
+    """The keys a valid name holds: its comparison form's, then its look-alike forms'."""
+    comparison, *lookalikes = names.same_name_keys(name)
+    return [keys.player_name(comparison), *(keys.player_name(form, looks=True) for form in lookalikes)]
 
 
 class PlayerRegistry:
@@ -41,24 +48,33 @@ class PlayerRegistry:
         # always asks Redis, so a player registered since is found at once, and forged
         # tokens cannot crowd real ones out. Keyed by the token's hash, like Redis.
         self._known_tokens: TokenCache[Player] = TokenCache() if known_tokens is None else known_tokens
+        self._lookalikes_claimed = False
 
     def register(self, name: str) -> tuple[Player, str]:
-        """A new player and its bearer token (shown once, never stored)."""
-        if name.casefold() in RESERVED_NAMES:
+        """A new player and its bearer token (shown once, never stored); the name is kept normalised."""
+        name = names.normalise(name)
+        forms = names.same_name_keys(name)
+        if any(forms[0] == reserved[0] or set(forms[1:]) & set(reserved[1:]) for reserved in _RESERVED_FORMS):
             raise NameTakenError(name)
+        self.claim_old_lookalikes()
         player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
         token_hash = _token_hash(token)
-        # One round trip, in this order. The name is claimed last: a lost race undoes the
-        # two writes before it, and a crash before the claim leaves only a player nobody
-        # can name or log in as twice.
+        # One round trip, in this order. The name is claimed last (both of its forms): a lost
+        # race undoes the writes before it, and a crash before the claims leaves only a player
+        # nobody can name or log in as twice.
+        claims = name_claims(name)
         pipe = self._client.pipeline(transaction=False)
         pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
         pipe.set(keys.player_token(token_hash), player.id)
-        pipe.set(keys.player_name(name), player.id, nx=True)
+        for claim in claims:
+            pipe.set(claim, player.id, nx=True)
         # A claim that answers "taken" may be our own, replayed by the client after a lost reply.
-        if not pipe.execute()[2] and self._client.get(keys.player_name(name)) != player.id.encode():
-            self._client.delete(keys.player(player.id), keys.player_token(token_hash))
+        won = [claimed or self._client.get(claim) == player.id.encode()
+               for claim, claimed in zip(claims, pipe.execute()[2:])]
+        if not all(won):
+            ours = [claim for claim, mine in zip(claims, won) if mine]
+            self._client.delete(keys.player(player.id), keys.player_token(token_hash), *ours)
             raise NameTakenError(name)
         self._known_tokens.put(token_hash, player)  # its first request need not ask Redis
         return player, token
@@ -67,10 +83,38 @@ class PlayerRegistry:
         """A player with a fixed id and a token given by configuration (the built-in bot)."""
         player = Player(player_id, name)
         self.seat_token(player_id, name, token)
-        claimed = self._client.set(keys.player_name(name), player_id, nx=True)
-        if not claimed and self._client.get(keys.player_name(name)) != player_id.encode():
+        same, *lookalikes = name_claims(name)
+        claimed = self._client.set(same, player_id, nx=True)
+        if not claimed and self._client.get(same) != player_id.encode():
             raise NameTakenError(name)
+        # Its look-alike forms only if free: an old player's name that looks like it (registered
+        # before look-alikes counted) keeps those claims, and the configured player its own name.
+        for lookalike in lookalikes:
+            self._client.set(lookalike, player_id, nx=True)
         return player
+
+    def claim_old_lookalikes(self) -> None:
+        """Give the names registered before look-alikes counted their claims, once (idempotent).
+
+        They hold one claim, ``truc:name:<case-folded name>``. The first registration after
+        the upgrade scans those claims and adds each name's two (set only if free: two old
+        names that look alike both stay, the first scanned holding the look-alike form), then
+        marks the work done. A name registered meanwhile claims both forms itself.
+        """
+        if self._lookalikes_claimed or self._client.exists(keys.LOOKALIKES_CLAIMED):
+            self._lookalikes_claimed = True
+            return
+        for key in self._client.scan_iter(match=keys.NAME_CLAIMS_PATTERN, count=1000):
+            player_id = self._client.get(key)
+            player = None if player_id is None else self.by_id(player_id.decode())
+            try:
+                claims = [] if player is None else name_claims(names.normalise(player.name))
+            except names.InvalidNameError:  # an old name the profile refuses (all spaces): its claim holds it
+                claims = []
+            for claim in claims:
+                self._client.set(claim, player_id, nx=True)
+        self._client.set(keys.LOOKALIKES_CLAIMED, 1)
+        self._lookalikes_claimed = True
 
     def seat_token(self, player_id: str, name: str, token: str | None) -> None:
         """Make ``token`` the configured player's only token; None: it has none.

@@ -3,15 +3,23 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from shared.identity import NAME_PATTERN, NAME_RULE
+from shared import names
 from shared.keys import LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
-NAME = validate.Regexp(rf"\A{NAME_PATTERN}\Z", error=NAME_RULE)  # the rule imports are held to, too
+
+class NameField(fields.String):
+    """A player name in any script, loaded in the one form it is kept in (:mod:`shared.names`)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return names.normalise(super()._deserialize(value, attr, data, **kwargs))
+        except names.InvalidNameError:
+            raise ValidationError(names.RULE) from None
 
 
 class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, validate=NAME)
+    name = NameField(required=True, metadata={"description": names.RULE})
 
 
 class PlayerSchema(Schema):

@@ -18,7 +18,7 @@ from rich.console import Console
 from shared.i18n import Translator
 
 from .lang import ENGLISH, N_, counted
-from .untrusted import markup_text
+from .untrusted import markup_text, name_text
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 KEYS = {"raise": "r", "remainder": "m", "accept": "a", "reject": "x", "propose_redeal": "d", "fold": "f",
@@ -86,7 +86,7 @@ def render(console: Console, view: dict[str, Any], message: str = "", now: float
     me = view["you"]
     other = "B" if me == "A" else "A"
     players = view["players"]
-    names = {seat: markup_text(players[seat]["name"]) if players.get(seat) else _("(waiting)") for seat in ("A", "B")}
+    names = {seat: name_text(players[seat]["name"]) if players.get(seat) else _("(waiting)") for seat in ("A", "B")}
     match = markup_text(view["id"])
     console.rule(_("Le Truc · match {match} · you are {seat} ({name}) vs {other}", match=match, seat=markup_text(me),
                    name=names[me], other=names[other]))

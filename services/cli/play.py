@@ -34,7 +34,7 @@ from shared.private_files import private_dir, read_secret, write_secret
 
 from .board import WARN_SECONDS, key_map, render, seconds_left
 from .lang import ENGLISH, lang_option, terminal
-from .untrusted import markup_text, printable
+from .untrusted import file_stem, markup_text, name_text, printable
 
 OVER = ("finished", "cancelled")  # a match in either status changes no more
 
@@ -46,7 +46,7 @@ def resign_prompt(tr: Translator) -> str:
 
 
 def _token_file(config: Config, name: str) -> Path:
-    return config.data_dir / "players" / f"{name}.token"
+    return config.data_dir / "players" / f"{file_stem(name)}.token"
 
 
 def _player(client: TrucClient, config: Config, name: str) -> None:
@@ -109,7 +109,7 @@ def _join(client: TrucClient, console: Console, match_id: str, tr: Translator = 
     if seen.get("you"):
         return seen
     creator = (seen.get("players") or {}).get("A") or {}
-    name = markup_text(creator["name"]) if "name" in creator else tr.gettext("Someone")
+    name = name_text(creator["name"]) if "name" in creator else tr.gettext("Someone")
     console.print(tr.gettext("{name} invites you to a match to {target}.", name=name,
                              target=markup_text(seen.get("rules", {}).get("target", "?"))))
     if not click.confirm(tr.gettext("Join it?"), default=True):

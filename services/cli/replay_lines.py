@@ -17,7 +17,7 @@ from shared.rules import events as ev
 from shared.rules.state import RoundState, Trick
 
 from .lang import ENGLISH, N_
-from .untrusted import markup_text
+from .untrusted import markup_text, name_text
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def left_on_table(moment: Moment) -> str:
 
 def _name(state: MatchState, seat: Seat) -> str:
     player = state.players[seat.index]
-    return markup_text(player.name) if player else "?"
+    return name_text(player.name) if player else "?"
 
 
 def _hands(rnd: RoundState) -> str:

@@ -7,6 +7,10 @@ window title) would drive the terminal, and a bidi override (U+202E) would reord
 rest of the line so that it reads other than it is. Those characters are shown as their
 escapes instead (``\\x1b``, ``\\u202e``): the operator sees that they were there, and the
 line stays one line of plain text.
+
+A player name may be in any script and prints as itself, isolated (:func:`name_text`):
+between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so that a
+right-to-left name (Urdu) does not reorder the sentence around it, nor the sentence it.
 """
 from __future__ import annotations
 
@@ -14,8 +18,11 @@ import re
 
 from rich.markup import escape
 
+from shared import names
+
 # C0 and C1 controls with DEL (tab and newline too: one value, one line), the Unicode
 # line and paragraph separators, and every bidi embedding, override, isolate and mark.
+FSI, PDI = "\u2068", "\u2069"
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
@@ -32,3 +39,25 @@ def markup_text(text: object, style: str = "none") -> str:
     backslash prints once, as written.
     """
     return f"[{style}]{escape(printable(text))}[/{style}]"
+
+
+def name_text(name: object, style: str = "none") -> str:
+    """A player's name as rich markup: as :func:`markup_text`, isolated in FSI ... PDI.
+
+    Only the two isolates written here are bidi characters: any inside ``name`` are escaped.
+    """
+    return f"[{style}]{escape(FSI + printable(name) + PDI)}[/{style}]"
+
+
+def file_stem(name: str) -> str:
+    """A name as one file name: itself when it is letters, digits, spaces, ``_`` or ``-``.
+
+    Any other character (``/``, ``.``, ``%``, a mark) is ``%`` and six hex digits, so no name
+    climbs out of its directory, two names never share a file, and 32 characters stay short
+    of 255 bytes. A valid name is normalised first: typed composed or decomposed, one file.
+    """
+    try:
+        name = names.normalise(name)
+    except names.InvalidNameError:
+        pass
+    return "".join(char if char.isalnum() or char in " _-" else f"%{ord(char):06x}" for char in name)

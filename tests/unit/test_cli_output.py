@@ -21,7 +21,7 @@ from shared.audit import AuditReport
 from shared.config import Config
 from shared.readmodels import ReadModels
 from shared.readmodels.rebuild import RebuildError, RebuildReport
-from tests.unit.test_replay_cli import HOSTILE_NAMES
+from tests.unit.test_replay_cli import HOSTILE_NAMES, isolated, unsafe_outside_names
 
 CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 NAMES = {**HOSTILE_NAMES, "[/]": "[/]", "close[/bold]": "close[/bold]"}
@@ -50,10 +50,10 @@ def table_view(name: str) -> dict:
 def test_play_draws_what_the_server_sent_as_plain_text(name, shown):
     output = printed(lambda console: play_cli.render(console, table_view(name), message=name))
 
-    assert f"vs {shown}" in output and f"match {shown}" in output
+    assert f"vs {isolated(shown)}" in output and f"match {shown}" in output
     assert f"them {shown}" in output and f"→ {shown}" in output and f"[2] {shown}" in output
     assert output.count(shown) >= 8  # the id, the name, a score, the value, a card, a winner, a raise, the message
-    assert not CONTROLS.search(output)
+    assert not unsafe_outside_names(output)
 
 
 @pytest.mark.parametrize(("name", "shown"), NAMES.items(), ids=range(len(NAMES)))

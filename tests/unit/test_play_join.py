@@ -40,7 +40,7 @@ def test_an_ordinary_invitation_is_joined_only_after_a_yes(monkeypatch) -> None:
     client, console = FakeClient(custom=False), _console()
     _answers(monkeypatch, True)
     assert play._join(client, console, "m1")["you"] == "B" and client.joins == [False]
-    assert "[bold]mallory[/bold] invites you to a match to 12" in console.export_text()
+    assert "\u2068[bold]mallory[/bold]\u2069 invites you to a match to 12" in console.export_text()
 
 
 def test_declining_an_invitation_joins_nothing(monkeypatch) -> None:

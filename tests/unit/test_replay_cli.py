@@ -71,6 +71,19 @@ HOSTILE_NAMES = {  # name -> how it must print
     "slash\\": "slash\\",
     ":smile: [link=http://x]y[/link]": ":smile: [link=http://x]y[/link]",
 }
+UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def isolated(shown: str) -> str:
+    """How a name prints: between FSI and PDI, so that it cannot reorder the line around it."""
+    return f"\u2068{shown}\u2069"
+
+
+def unsafe_outside_names(output: str) -> list[str]:
+    """The controls and bidi characters of ``output`` once each isolated name (FSI ... PDI) is taken out."""
+    return UNSAFE.findall(re.sub("\u2068[^\u2066-\u2069]*\u2069", "", output))
+
+
 _PREVIOUS_VALUE = Rules(remainder_reject=RemainderReject.PREVIOUS_VALUE)  # the match goes on
 T0 = 1_700_000_000_000  # 2023-11-14T22:13:20Z: the time of the latest event, for the clock's commands
 
@@ -221,8 +234,8 @@ def test_a_hostile_name_prints_as_plain_text_without_terminal_controls(replay_of
 
     output = replay_of(table.store(), "--reveal")
 
-    assert f" · A: {shown} · " in output and f"B: {shown} joins" in output
-    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", output)
+    assert f" · A: {isolated(shown)} · " in output and f"B: {isolated(shown)} joins" in output
+    assert not unsafe_outside_names(output)
 
 
 def test_a_timeout_says_whose_time_ran_out_and_marks_the_decision_it_made(replay_of):
@@ -257,8 +270,8 @@ def test_a_match_won_on_score_says_so(replay_of):
 def test_a_match_cancelled_by_its_creator_names_the_creator_as_plain_text(replay_of, name, shown):
     output = replay_of(Table(names=(name, "bob"), join=False).play("A cancel").store())
 
-    assert output.splitlines()[-1].endswith(f"Match cancelled by its creator {shown}")
-    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", output)
+    assert output.splitlines()[-1].endswith(f"Match cancelled by its creator {isolated(shown)}")
+    assert not unsafe_outside_names(output)
 
 
 def test_a_match_nobody_joined_in_time_says_it_expired(replay_of):

@@ -2,6 +2,8 @@
 // Views arrive over server-sent events (/matches/{id}/stream); nothing here polls. The
 // player's own stream (/players/{id}/stream) says when another of their matches awaits them.
 // Every text from the server goes through textContent, never innerHTML.
+// Every player name is isolated (any script, either direction): an element of its own has
+// dir="auto", a name inside a sentence goes between FSI and PDI (isolate(), in i18n.js).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
