@@ -34,6 +34,11 @@ def seat_the_bot(client: Any, token: str | None) -> None:
     PlayerRegistry(client).seat_token(BOT_PLAYER_ID, BOT_NAME, token)
 
 
+def claim_old_lookalikes(client: Any) -> None:
+    """Names registered before look-alikes counted get their claims, once, before anything is served."""
+    PlayerRegistry(client).claim_old_lookalikes()
+
+
 def main(argv: list[str] | None = None) -> None:
     command = (sys.argv[1:] if argv is None else argv) or ["serve"]
     if command == ["timer"]:
@@ -60,6 +65,7 @@ def _serve() -> None:
     client = connect(config.redis_url)
     wait_until_reachable(client)
     seat_the_bot(client, token)
+    claim_old_lookalikes(client)
     args = [
         sys.executable, "-m", "gunicorn", "services.api:app_from_env()",
         "--bind", f"{config.host}:{config.port}",

@@ -48,7 +48,7 @@ class PlayerRegistry:
         # always asks Redis, so a player registered since is found at once, and forged
         # tokens cannot crowd real ones out. Keyed by the token's hash, like Redis.
         self._known_tokens: TokenCache[Player] = TokenCache() if known_tokens is None else known_tokens
-        self._lookalikes_claimed = False
+        self._lookalikes_claimed = False  # known done by this process: not asked again
 
     def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (shown once, never stored); the name is kept normalised."""
@@ -56,7 +56,6 @@ class PlayerRegistry:
         forms = names.same_name_keys(name)
         if any(forms[0] == reserved[0] or set(forms[1:]) & set(reserved[1:]) for reserved in _RESERVED_FORMS):
             raise NameTakenError(name)
-        self.claim_old_lookalikes()
         player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
         token_hash = _token_hash(token)
@@ -96,10 +95,11 @@ class PlayerRegistry:
     def claim_old_lookalikes(self) -> None:
         """Give the names registered before look-alikes counted their claims, once (idempotent).
 
-        They hold one claim, ``truc:name:<case-folded name>``. The first registration after
-        the upgrade scans those claims and adds each name's two (set only if free: two old
-        names that look alike both stay, the first scanned holding the look-alike form), then
-        marks the work done. A name registered meanwhile claims both forms itself.
+        They hold one claim, ``truc:name:<case-folded name>``. The API's launcher, before it
+        serves (no request waits on the scan), reads those claims and adds each name's two
+        (set only if free: two old names that look alike both stay, the first scanned holding
+        the look-alike form), then marks the work done. A name registered meanwhile claims
+        both forms itself.
         """
         if self._lookalikes_claimed or self._client.exists(keys.LOOKALIKES_CLAIMED):
             self._lookalikes_claimed = True

@@ -5,6 +5,7 @@ import unicodedata
 
 import pytest
 
+from services.api.__main__ import claim_old_lookalikes
 from services.api.players import NameTakenError, PlayerRegistry
 from shared import keys
 
@@ -50,17 +51,16 @@ def _old_player(fake_redis, player_id: str, name: str) -> None:
     fake_redis.set(keys.player_name(name), player_id)
 
 
-def test_names_registered_before_get_their_look_alike_claims_at_the_first_registration(players, fake_redis):
+def test_names_registered_before_get_their_look_alike_claims_before_the_api_serves(players, fake_redis):
     for player_id, name in (("p-bob", "Bob"), ("p-b0b", "B0b"), ("p-ann", "mary  ann"), ("p-sp", "   ")):
         _old_player(fake_redis, player_id, name)
-    players.register("carol")
+    claim_old_lookalikes(fake_redis)  # what the launcher does before gunicorn starts
     assert fake_redis.get(keys.player_name("bob", looks=True)) in (b"p-bob", b"p-b0b")  # the first scanned
     assert fake_redis.get(keys.player_name("mary ann")) == b"p-ann"
     for taken in ("Воb", "BOB", "mary ann", "Mary Ann", "B0B", "   bob"):
         with pytest.raises(NameTakenError):
             players.register(taken)
     assert fake_redis.exists(keys.LOOKALIKES_CLAIMED)
-    players.register("dave")  # the work is marked done: not done again
     _old_player(fake_redis, "p-late", "Eve")
-    PlayerRegistry(fake_redis).register("frank")  # nor by another process
+    claim_old_lookalikes(fake_redis)  # the work is marked done: a second start does not do it again
     assert not fake_redis.exists(keys.player_name("eve", looks=True))
