@@ -30,8 +30,6 @@ lint: $(STAMP)
 # strings arrive empty for translators; the tests fail until they are translated).
 messages: $(STAMP)
 	$(VENV)/bin/python -m shared.i18n.extract
-	$(VENV)/bin/python -m shared.i18n.extract_table
-	$(VENV)/bin/python -m shared.i18n.extract_terminal
 
 # Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
 # gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.

@@ -1,14 +1,23 @@
-"""``python -m shared.i18n.extract`` (``make messages``): the server's sentences, from the code.
+"""``python -m shared.i18n.extract [DOMAIN ...]`` (``make messages``): every catalogue, from the code.
 
-Reads every sentence the API answers where it is written (the rules' refusals, the API's
-errors and validation messages), writes the template ``locales/messages.pot`` and brings
-each language's ``messages.po`` up to it: new sentences arrive empty, gone ones are
-dropped, a changed one keeps its old translation marked fuzzy (a fuzzy entry is not
-used, and the catalogue tests fail until someone translates it again).
+Three domains, each read from its own sources (no domain names: all three):
+
+- ``messages``: the server's answers (the rules' refusals, the API's errors and validation
+  messages), Python over services/api and shared/rules;
+- ``table``: the browser table, Babel's ``javascript`` extractor over its scripts and Jinja's
+  over its page template;
+- ``terminal``: ``truc play`` and ``truc replay``, Python over services/cli.
+
+For each, the template ``locales/<domain>.pot`` is written and each language's ``<domain>.po``
+brought in step with it: new messages arrive empty, gone ones are dropped, translations are
+kept. Nothing is guessed (no fuzzy matching): a changed English sentence is a new message to
+translate, and the catalogue tests fail until someone does.
 """
 from __future__ import annotations
 
+import argparse
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -17,62 +26,122 @@ from babel.messages.pofile import read_po, write_po
 
 from . import DEFAULT, LANGUAGES, LOCALES
 
-DOMAIN = "messages"
 ROOT = LOCALES.parents[2]  # the project
-TEMPLATE = LOCALES / f"{DOMAIN}.pot"
-
-# Where a sentence is written, by the function or class it is given to: its argument position(s).
-KEYWORDS = {
-    "N_": None, "_": None, "say": None, "gettext": None,
-    "ngettext": (1, 2), "Plural": (1, 2),
-    "RuleError": (2,), "SetupError": (2,), "ApiError": (3,), "invalid": (1,),
-}
-# The server's answers only: the browser table and the terminal have domains of their own.
-METHOD_MAP = [
-    ("services/api/browser_table.py", "ignore"),
-    ("services/api/static/**", "ignore"),
-    ("shared/rules/**.py", "python"),
-    ("services/api/**.py", "python"),
-]
+WRITE_OPTIONS = {"width": 100, "ignore_obsolete": True, "sort_output": False}
 
 
-def template() -> Catalog:
-    """The sentences of the code, with where each is written."""
-    catalog = Catalog(project="le-truc", domain=DOMAIN, charset="utf-8", fuzzy=False)
-    extracted = extract_from_dir(ROOT, METHOD_MAP, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
-                                 strip_comment_tags=True)
-    for filename, lineno, message, comments, context in extracted:
-        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+@dataclass(frozen=True)
+class Domain:
+    """Where a domain's messages are written, and how to read them.
+
+    ``method_map`` patterns are relative to each of ``sources`` (folders of the project); the
+    first pattern a file matches decides its extractor (``ignore``: none).
+    """
+
+    name: str
+    sources: tuple[str, ...]
+    method_map: tuple[tuple[str, str], ...]
+    keywords: dict[str, tuple[int, ...] | None]
+    comment_tags: tuple[str, ...] = ()
+    strip_comment_tags: bool = False
+    project: str = "Le Truc"
+    options: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def template_path(self) -> Path:
+        return LOCALES / f"{self.name}.pot"
+
+    def po_path(self, lang: str) -> Path:
+        return LOCALES / lang / "LC_MESSAGES" / f"{self.name}.po"
+
+
+DOMAINS = {domain.name: domain for domain in (
+    # The server's answers only: the browser table and the terminal have domains of their own.
+    # Keywords: the function or class a sentence is given to, and its argument position(s).
+    Domain(
+        name="messages",
+        sources=("services/api", "shared/rules"),
+        method_map=(("browser_table.py", "ignore"), ("static/**", "ignore"), ("**.py", "python")),
+        keywords={
+            "N_": None, "_": None, "say": None, "gettext": None,
+            "ngettext": (1, 2), "Plural": (1, 2),
+            "RuleError": (2,), "SetupError": (2,), "ApiError": (3,), "invalid": (1,),
+        },
+        comment_tags=("TRANSLATORS:",), strip_comment_tags=True, project="le-truc",
+    ),
+    Domain(
+        name="table",
+        sources=("services/api",),
+        method_map=(("static/*.js", "javascript"), ("templates/*.html", "jinja2.ext:babel_extract")),
+        keywords={"_": None, "ngettext": (1, 2)},
+        comment_tags=("NOTE:",),
+    ),
+    Domain(
+        name="terminal",
+        sources=("services/cli",),
+        method_map=(("**.py", "python"),),
+        keywords={"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "counted": (2, 3)},
+    ),
+)}
+
+
+def template(domain: Domain | str) -> Catalog:
+    """Every message of ``domain``'s sources, in the order the files say them, with where each is."""
+    domain = DOMAINS[domain] if isinstance(domain, str) else domain
+    catalog = Catalog(project=domain.project, domain=domain.name, charset="utf-8", fuzzy=False)
+    for source in domain.sources:
+        found = extract_from_dir(
+            ROOT / source, list(domain.method_map), options_map=domain.options, keywords=domain.keywords,
+            comment_tags=domain.comment_tags, strip_comment_tags=domain.strip_comment_tags,
+        )
+        for filename, lineno, message, comments, context in found:
+            catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments,
+                        context=context)
     return catalog
 
 
-def update(pot: Catalog, lang: str) -> Path:
-    """Bring ``lang``'s catalogue up to ``pot`` (created, with CLDR's plural forms, if missing)."""
-    path = LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def updated(domain: Domain, pot: Catalog, lang: str) -> Catalog:
+    """``lang``'s catalogue brought up to ``pot`` (created, with CLDR's plural forms, if missing)."""
+    path = domain.po_path(lang)
     if path.exists():
         with path.open("rb") as source:
-            catalog = read_po(source, locale=lang, domain=DOMAIN)
+            catalog = read_po(source, locale=lang, domain=domain.name)
     else:
-        catalog = Catalog(locale=lang, domain=DOMAIN, project="le-truc", charset="utf-8", fuzzy=False)
-    catalog.update(pot, update_header_comment=False)
+        catalog = Catalog(locale=lang, domain=domain.name, project=domain.project, charset="utf-8",
+                          fuzzy=False)
+    catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+    return catalog
+
+
+def write(path: Path, catalog: Catalog) -> None:
+    """Write ``catalog`` to ``path``, the same way for every domain."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
-        write_po(out, catalog, width=100, ignore_obsolete=True, include_previous=True, sort_output=False)
-    return path
+        write_po(out, catalog, **WRITE_OPTIONS)
 
 
-def main() -> int:
-    pot = template()
-    TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
-    with TEMPLATE.open("wb") as out:
-        write_po(out, pot, width=100, sort_output=False)
-    print(f"{TEMPLATE.relative_to(ROOT)}: {len(pot)} messages")
+def extract(domain: Domain) -> int:
+    """Write ``domain``'s template and update every translated language's catalogue; the count."""
+    pot = template(domain)
+    write(domain.template_path, pot)
     for lang in LANGUAGES:
         if lang != DEFAULT:
-            path = update(pot, lang)
-            print(f"{path.relative_to(ROOT)}: updated")
-    return 0
+            write(domain.po_path(lang), updated(domain, pot, lang))
+    return len(pot)
 
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m shared.i18n.extract", description=__doc__.splitlines()[0])
+    parser.add_argument("domains", nargs="*", metavar="DOMAIN",
+                        help=f"the domains to extract ({', '.join(DOMAINS)}; default: all)")
+    names = parser.parse_args(argv).domains or list(DOMAINS)
+    unknown = [name for name in names if name not in DOMAINS]
+    if unknown:
+        parser.error(f"unknown domain(s): {', '.join(unknown)} (choose from {', '.join(DOMAINS)})")
+    for name in names:
+        count = extract(DOMAINS[name])
+        print(f"{DOMAINS[name].template_path.relative_to(ROOT)}: {count} messages, catalogues updated")
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

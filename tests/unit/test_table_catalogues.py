@@ -8,7 +8,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from shared.i18n import DEFAULT, LANGUAGES, LOCALES, catalogue
-from shared.i18n.extract_table import TEMPLATE, template
+from shared.i18n.extract import DOMAINS, template
+
+TEMPLATE = DOMAINS["table"].template_path
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != DEFAULT]
 # May read as in English: pure placeholders and symbols, and the words every language here
@@ -40,7 +42,7 @@ def _read(lang: str):
 def test_the_template_is_what_the_table_says():
     with TEMPLATE.open("rb") as source:
         written = {_ids(m) for m in read_po(source) if m.id}
-    assert written == {_ids(m) for m in template() if m.id}, "run: make table-catalogues"
+    assert written == {_ids(m) for m in template("table") if m.id}, "run: make messages"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -7,7 +7,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from shared.i18n import LANGUAGES, LOCALES
-from shared.i18n.extract_terminal import template
+from shared.i18n.extract import template
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SAME_AS_ENGLISH = {  # words that are the same in a language on purpose
@@ -25,7 +25,7 @@ def _read(path):
 
 
 def test_the_template_holds_every_string_of_the_code() -> None:
-    assert {m.id for m in _read(LOCALES / "terminal.pot") if m.id} == {m.id for m in template() if m.id}
+    assert {m.id for m in _read(LOCALES / "terminal.pot") if m.id} == {m.id for m in template("terminal") if m.id}
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
