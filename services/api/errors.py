@@ -13,7 +13,7 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
 from shared.codec import UnknownEventError
-from shared.eventstore import CorruptEventError
+from shared.eventstore import CorruptEventError, NotDurableError
 from shared.fold import GapError
 from shared.limits import LimitedError
 from shared.rules import RuleError, SetupError
@@ -159,6 +159,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(LimitedError, lambda error: limited(error).response())
     app.register_error_handler(HTTPException, _from_http)
     app.register_error_handler(RedisError, _store_down)
+    app.register_error_handler(NotDurableError, _not_durable)
     for damaged in (CorruptEventError, UnknownEventError, GapError):
         app.register_error_handler(damaged, _unreadable)
     app.register_error_handler(RecursionError, _too_deep)
@@ -176,6 +177,14 @@ def _bad_setup(error: SetupError) -> tuple[dict[str, Any], int, dict[str, str]]:
 def _store_down(error: RedisError) -> tuple[dict[str, Any], int, dict[str, str]]:
     current_app.logger.warning("redis unavailable: %s", error)
     body = {"error": "STORE_UNAVAILABLE", "message": "The game store is unreachable; try again shortly."}
+    return body, 503, {"Retry-After": "1"}
+
+
+def _not_durable(error: NotDurableError) -> tuple[dict[str, Any], int, dict[str, str]]:
+    # APPEND_ACK=replica: the master has the events, no replica confirmed them in time.
+    current_app.logger.warning("append not confirmed by a replica: %s", error)
+    body = {"error": "NOT_DURABLE", "message": "Your move may not have been saved safely; retry it with the same "
+            "Idempotency-Key to learn whether it was."}
     return body, 503, {"Retry-After": "1"}
 
 
