@@ -26,10 +26,10 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import clocks, lag, long_match, projector, throughput
+from . import clocks, durability, lag, long_match, projector, throughput
 from .stats import Figure, table
 
-SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks")
+SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "durability")
 
 
 def machine() -> dict[str, Any]:
@@ -55,9 +55,10 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
         "clocks": lambda: clocks.measure(window_s=5.0 if quick else 10.0, runs=1 if quick else 2),
+        "durability": lambda: durability.measure(clients=4, seconds=2.0 if quick else 4.0, runs=3),
     }
     modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
-               "clocks": clocks}
+               "clocks": clocks, "durability": durability}
     for name in sections:
         started = time.monotonic()
         print(f"... {name}", file=sys.stderr, flush=True)

@@ -48,6 +48,15 @@ def trusted_proxies(setting: str) -> tuple[Network, ...]:
     return tuple(ipaddress.ip_network(entry.strip(), strict=False) for entry in setting.split(",") if entry.strip())
 
 
+def acknowledgement(env: dict[str, str]) -> dict[str, str | int]:
+    """``APPEND_ACK``: ``master`` (an append answers once the master has it) or ``replica`` (once a
+    replica has it too, within ``APPEND_ACK_TIMEOUT_MS``); anything else stops the start, loudly."""
+    value = env.get("APPEND_ACK", "").strip().lower() or "master"
+    if value not in ("master", "replica"):
+        raise ValueError(f"APPEND_ACK must be 'master' or 'replica', not {env['APPEND_ACK']!r}")
+    return {"append_ack": value, "append_ack_timeout_ms": int(env.get("APPEND_ACK_TIMEOUT_MS", "500"))}
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str  # the event store and read models
@@ -75,12 +84,13 @@ class Config:
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
+    append_ack: str = "master"  # "replica": an append answers once a replica has it too (WAIT)
+    append_ack_timeout_ms: int = 500  # ... or, past this, 503 NOT_DURABLE
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
         env = dict(os.environ if env is None else env)
         data_dir = Path(env.get("DATA_DIR", "var")).resolve()
-        embedded = not env.get("REDIS_URL")
         # The embedded Redis listens on a unix socket inside DATA_DIR: a second `make run`
         # with another DATA_DIR never collides with the first.
         redis_url = env.get("REDIS_URL") or f"unix://{data_dir / 'redis.sock'}"
@@ -98,7 +108,7 @@ class Config:
             port=int(env.get("PORT", "8000")),
             workers=workers,
             data_dir=data_dir,
-            embedded_redis=embedded,
+            embedded_redis=not env.get("REDIS_URL"),
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
             catch_up_lanes=int(env.get("CATCH_UP_LANES") or workers),
             catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
@@ -116,4 +126,5 @@ class Config:
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")),
+            **acknowledgement(env),
         )

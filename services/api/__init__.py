@@ -10,7 +10,7 @@ from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_t
 from shared.catchup import CatchUpRequests
 from shared.config import Config
 from shared.connect import connect
-from shared.eventstore import RedisEventStore
+from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
 from shared.queues import catch_up_queue
@@ -71,7 +71,8 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
             # The append already marked the match unprojected: a worker's sweep catches it up.
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
-    store = RedisEventStore(client, clock=clock)
+    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)  # APPEND_ACK
+    store = RedisEventStore(client, clock=clock, ack=ack)
     players = PlayerRegistry(client)
     matches = Matches(store, notify, SeedVault(client))
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams and its waits

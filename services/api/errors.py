@@ -1,9 +1,7 @@
 """Every error the API answers: one JSON shape, a stable code, one human sentence.
 
-The use cases' application errors and the rules' refusals are mapped to HTTP here, and
-nowhere else. A sentence is kept as its English template and values until it is answered,
-and translated then, into the request's language (:mod:`.language`); codes never change.
-"""
+Application errors and rule refusals are mapped to HTTP here only. A sentence stays an English
+template with values until answered, then is translated (:mod:`.language`); codes never change."""
 from __future__ import annotations
 
 import math
@@ -15,7 +13,7 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
 from shared.codec import UnknownEventError
-from shared.eventstore import CorruptEventError
+from shared.eventstore import CorruptEventError, NotDurableError
 from shared.fold import GapError
 from shared.i18n import Translator, translator
 from shared.limits import LimitedError
@@ -209,9 +207,8 @@ def register(app: Flask) -> None:
     app.register_error_handler(SetupError, _bad_setup)
     app.register_error_handler(LimitedError, lambda error: limited(error).response())
     app.register_error_handler(HTTPException, _from_http)
-    app.register_error_handler(RedisError, _store_down)
-    for damaged in (CorruptEventError, UnknownEventError, GapError):
-        app.register_error_handler(damaged, _unreadable)
+    for failure in _FAILURES:
+        app.register_error_handler(failure, _failed)
     app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(Exception, _unexpected)
     app.after_request(mark_language)
@@ -227,17 +224,21 @@ def _bad_setup(error: SetupError) -> tuple[dict[str, Any], int, dict[str, str]]:
     return {"error": "INVALID_REQUEST", "message": said, "fields": {error.field: [said]}}, 400, {}
 
 
-def _store_down(error: RedisError) -> tuple[dict[str, Any], int, dict[str, str]]:
-    current_app.logger.warning("redis unavailable: %s", error)
-    return ApiError(503, "STORE_UNAVAILABLE", N_("The game store is unreachable; try again shortly."),
-                    headers={"Retry-After": "1"}).response()
+# Failures on our side, answered 503 and logged: (code, sentence, Retry-After, log level). NOT_DURABLE:
+# APPEND_ACK=replica, no replica confirmed in time; MATCH_UNREADABLE: a damaged stream (parked too).
+_FAILURES: dict[type[Exception], tuple[str, str, str | None, str]] = {
+    RedisError: ("STORE_UNAVAILABLE", N_("The game store is unreachable; try again shortly."), "1", "warning"),
+    NotDurableError: ("NOT_DURABLE", N_("Your move may not have been saved safely; retry it with the same "
+                                        "Idempotency-Key to learn whether it was."), "1", "warning"),
+    **dict.fromkeys((CorruptEventError, UnknownEventError, GapError), (
+        "MATCH_UNREADABLE", N_("This match's record is damaged; an operator must repair it."), None, "error")),
+}
 
 
-def _unreadable(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
-    # A damaged stream (the projector parks such a match too): say so, never a bare 500.
-    current_app.logger.error("unreadable match stream: %s", error)
-    damaged = N_("This match's record is damaged; an operator must repair it.")
-    return ApiError(503, "MATCH_UNREADABLE", damaged).response()
+def _failed(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
+    code, sentence, retry_after, level = next(found for kind, found in _FAILURES.items() if isinstance(error, kind))
+    getattr(current_app.logger, level)("%s: %s", code, error)
+    return ApiError(503, code, sentence, headers={"Retry-After": retry_after} if retry_after else None).response()
 
 
 def _too_deep(error: RecursionError) -> tuple[dict[str, Any], int, dict[str, str]]:

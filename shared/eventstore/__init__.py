@@ -6,7 +6,14 @@ implements: the projector's ``ProjectionMarks`` (:mod:`.marks`) and the idempote
 implement all three, held to one contract suite (tests/contract).
 """
 
-from shared.eventstore.errors import ConcurrencyError, CorruptEventError, DuplicateAppendError, EventStoreError
+from shared.eventstore.durable import Acknowledgement
+from shared.eventstore.errors import (
+    ConcurrencyError,
+    CorruptEventError,
+    DuplicateAppendError,
+    EventStoreError,
+    NotDurableError,
+)
 from shared.eventstore.marks import ProjectionMarks
 from shared.eventstore.memory import InMemoryEventStore
 from shared.eventstore.port import Appended, EventStore, NewEvent, StoredEvent
@@ -14,6 +21,7 @@ from shared.eventstore.redis_store import RedisEventStore
 from shared.eventstore.tokens import AppendToken, AppendTokens, TokenRecord
 
 __all__ = [
+    "Acknowledgement",
     "AppendToken",
     "AppendTokens",
     "Appended",
@@ -24,6 +32,7 @@ __all__ = [
     "EventStoreError",
     "InMemoryEventStore",
     "NewEvent",
+    "NotDurableError",
     "ProjectionMarks",
     "RedisEventStore",
     "StoredEvent",

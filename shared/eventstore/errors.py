@@ -34,3 +34,16 @@ class CorruptEventError(EventStoreError):
     def __init__(self, match_id: str, version: int, cause: Exception) -> None:
         self.match_id, self.version = match_id, version
         super().__init__(f"match {match_id!r} version {version} is unreadable: {cause}")
+
+
+class NotDurableError(EventStoreError):
+    """An append the master recorded but no replica confirmed in time (``APPEND_ACK=replica``).
+
+    The events may survive or not (a failover now loses them): a retry with the same token
+    answers what was recorded, or appends afresh. ``appended`` is what the master recorded
+    (None for a replayed token), so the caller may still ask for its catch-up.
+    """
+
+    def __init__(self, match_id: str, appended: object | None = None) -> None:
+        self.match_id, self.appended = match_id, appended
+        super().__init__(f"match {match_id!r}: no replica confirmed the append in time")

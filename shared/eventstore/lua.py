@@ -124,3 +124,15 @@ if tonumber(mark) <= tonumber(ARGV[1]) then
 end
 return 0
 """)
+
+# KEYS[1] the match's append tokens, KEYS[2] its remembered refusals; ARGV[1] the token key.
+# The record held for the key, like two HGETs; an append's record is written again as it is,
+# so that a WAIT on the same connection waits until a replica has it (a read alone would not).
+CONFIRM_TOKEN = Script("""
+local used = redis.call('HGET', KEYS[1], ARGV[1])
+if used then
+  redis.call('HSET', KEYS[1], ARGV[1], used)
+  return used
+end
+return redis.call('HGET', KEYS[2], ARGV[1])
+""")

@@ -30,7 +30,10 @@ from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore import lua
 from shared.eventstore.chain import genesis_hash, link_hashes
-from shared.eventstore.errors import ConcurrencyError, CorruptEventError, DuplicateAppendError
+from shared.eventstore.durable import Acknowledgement, run_and_wait
+from shared.eventstore.entries import text as _text
+from shared.eventstore.entries import to_stored as _to_stored
+from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError, NotDurableError
 from shared.eventstore.port import (
     Appended,
     Clock,
@@ -45,6 +48,7 @@ from shared.eventstore.port import (
 )
 from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 
+MASTER_ONLY = Acknowledgement()  # the default: answered once the master has it
 _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 # How long an append's catch-up request stands for the appends after it. A catch-up job
 # normally clears it within milliseconds; if its enqueue was lost, the next append after
@@ -52,42 +56,16 @@ _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 CATCH_UP_FLAG_MS = 2000
 
 
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _to_stored(match_id: str, entry_id: bytes | str, fields: dict[Any, Any]) -> StoredEvent:
-    """Decode one XRANGE entry, whether the client decodes responses or not."""
-    version = 0
-    try:
-        version = int(entry_id.split(b"-" if type(entry_id) is bytes else "-", 1)[0])
-        if b"t" in fields:  # raw bytes, as the services' clients answer: no renaming needed
-            return StoredEvent(match_id, version, fields[b"t"].decode(), int(fields[b"s"]), int(fields[b"at"]),
-                               decode_data(fields[b"d"]), fields.get(b"h", b"").decode())
-        by_name = {_text(name): value for name, value in fields.items()}
-        return StoredEvent(
-            match_id=match_id,
-            version=version,
-            type=_text(by_name["t"]),
-            schema_version=int(by_name["s"]),
-            at=int(by_name["at"]),
-            data=decode_data(by_name["d"]),
-            hash=_text(by_name.get("h", b"")),
-        )
-    except (KeyError, ValueError, UnicodeDecodeError) as error:  # orjson's decode error is a ValueError
-        raise CorruptEventError(match_id, version, error) from None
-
-
 class RedisEventStore:
     """The :class:`~shared.eventstore.port.EventStore` contract on Redis (or a Redis Cluster).
 
     ``client`` is a ``redis.Redis``, ``redis.cluster.RedisCluster`` or a fakeredis
-    client, with ``decode_responses`` either way.
+    client, with ``decode_responses`` either way. With ``ack.replicas``, an append (and the
+    replay of its token) raises NotDurableError unless that many replicas confirm it.
     """
 
-    def __init__(self, client: Any, clock: Clock = system_clock) -> None:
-        self._client = client
-        self._clock = clock
+    def __init__(self, client: Any, clock: Clock = system_clock, ack: Acknowledgement = MASTER_ONLY) -> None:
+        self._client, self._clock, self._ack = client, clock, ack
         self._per_slot = is_cluster_client(client)  # the unprojected index: one set per slot
         # The chain link of each match's latest append by this process: the next append
         # by this process links to it without reading it back (events never change).
@@ -123,9 +101,10 @@ class RedisEventStore:
             keys.match_catch_up(match_id), keys.match_refusals(match_id),
             keys.unprojected_index(match_id, self._per_slot),
         ]
-        status, value, *ask = lua.APPEND(self._client, script_keys, args)
-        if int(status) == 2:
-            raise DuplicateAppendError(TokenRecord.decode(value))
+        (status, value, *ask), acked = self._run(lua.APPEND, script_keys, args)
+        if int(status) == 2:  # a replica must hold the first append before its retry is answered
+            raise DuplicateAppendError(self.token(match_id, token.key) if self._ack.waits
+                                       else TokenRecord.decode(value))
         if not int(status):
             raise ConcurrencyError(expected_version, int(value), match_id)
         if len(self._heads) > 65_536:
@@ -135,7 +114,16 @@ class RedisEventStore:
             StoredEvent(match_id, version, type_, schema, at, decode_data(data), link)
             for version, ((type_, schema, data), link) in enumerate(zip(encoded, links), expected_version + 1)
         ]
-        return Appended(int(value), stored, bool(int(ask[0])))
+        appended = Appended(int(value), stored, bool(int(ask[0])))
+        if acked < self._ack.replicas:
+            raise NotDurableError(match_id, appended)
+        return appended
+
+    def _run(self, script: lua.Script, script_keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """A script's answer and how many replicas confirmed it (WAIT, when the store must wait)."""
+        if self._ack.waits:
+            return run_and_wait(self._client, script, script_keys, args, self._ack)
+        return script(self._client, script_keys, args), 0
 
     def _head(self, match_id: str, version: int) -> str:
         """The chain link of the event at ``version`` (the genesis link before the first)."""
@@ -171,7 +159,14 @@ class RedisEventStore:
         return int(version)
 
     def token(self, match_id: str, key: str) -> TokenRecord | None:
-        """What the append with token ``key`` recorded in this match, if any."""
+        """What the append with token ``key`` recorded in this match, if any (once a replica has it)."""
+        if self._ack.waits:
+            script_keys = [keys.match_tokens(match_id), keys.match_refusals(match_id)]
+            raw, acked = self._run(lua.CONFIRM_TOKEN, script_keys, [key])
+            record = None if raw is None else TokenRecord.decode(raw)
+            if record is not None and record.refusal is None and acked < self._ack.replicas:
+                raise NotDurableError(match_id)
+            return record
         pipe = self._client.pipeline(transaction=False)  # one round trip; both in the match's slot
         pipe.hget(keys.match_tokens(match_id), key)
         pipe.hget(keys.match_refusals(match_id), key)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.codec import encode
-from shared.eventstore import AppendToken, ConcurrencyError, StoredEvent
+from shared.eventstore import AppendToken, ConcurrencyError, NotDurableError, StoredEvent
 from shared.fold import FoldedMatch, fold
 from shared.rules import Event, MatchState, Seat
 
@@ -44,7 +44,12 @@ def record(
     matches: Matches, match: FoldedMatch, events: list[Event], seat: Seat | None, token: AppendToken | None = None,
 ) -> Recorded:
     """Append ``events``, decided on ``match``, at its version; ConcurrencyError if the stream moved on."""
-    appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
+    try:
+        appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
+    except NotDurableError as unconfirmed:  # recorded on the master all the same: have it projected
+        if unconfirmed.appended is not None and unconfirmed.appended.ask_catch_up:
+            matches.notify(match.match_id)
+        raise
     if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
         matches.notify(match.match_id)
     now = fold(match, appended.events, events)  # the events just decided: no decoding them back

@@ -1,0 +1,121 @@
+"""APPEND_ACK=replica on a Redis Cluster of three masters with a replica each: a master killed
+under load loses no acknowledged event, the API answers again within seconds, and the read
+models and the audit hold; an append no replica confirms is a 503 NOT_DURABLE whose retry
+answers what was recorded."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from services.cli import truc
+from services.cluster import LoopbackCluster
+from shared import keys
+from shared.eventstore import RedisEventStore
+from tests.reliability.failover_load import Load
+from tests.reliability.invariants import read_model_differences, wait_projected
+from tests.reliability.play import act, new_match, register, view
+from tests.reliability.stack import Stack
+
+RECOVERY_SECONDS = 5.0  # the API answers a command of a match on the killed master within this
+
+
+@pytest.fixture
+def cluster_stack(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[LoopbackCluster, Stack]]:
+    """The API and two projector workers on a cluster of three masters with ``replicas`` each (default 1)."""
+    replicas = getattr(request, "param", 1)
+    cluster = LoopbackCluster(tmp_path / "cluster", replicas=replicas, node_timeout_ms=1000).start()
+    stack = Stack(tmp_path, env={"APPEND_ACK": "replica", "APPEND_ACK_TIMEOUT_MS": "500"})
+    stack.env.update(REDIS_URL=cluster.url, QUEUE_URL=stack.server.url)
+    try:
+        stack.start(workers=2)
+        yield cluster, stack
+    finally:
+        stack.close()
+        cluster.stop()
+
+
+def test_an_append_no_replica_confirms_is_not_durable_and_its_retry_answers_what_was_recorded(
+    cluster_stack: tuple[LoopbackCluster, Stack],
+) -> None:
+    cluster, stack = cluster_stack
+    alice, bob = register(stack.http), register(stack.http)
+    match_id = new_match(stack.http, alice, bob)
+    seen = view(stack.http, match_id, alice.token, min_version=2)
+    actor = alice if seen["legal_actions"] else bob
+    action = (seen if actor is alice else view(stack.http, match_id, bob.token))["legal_actions"][0]
+    replica = cluster.replica_of(cluster.master_of(keys.match_events(match_id)))
+    cluster.pause(replica)
+    try:
+        refused = act(stack.http, match_id, actor, action, key="once")
+    finally:
+        cluster.pause(replica, paused=False)
+    assert refused.status == 503 and refused.body["error"] == "NOT_DURABLE", refused.body
+    assert refused.headers["retry-after"] == "1"
+    retried = act(stack.http, match_id, actor, action, key="once")
+    assert retried.status == 200, retried.body
+    store = RedisEventStore(cluster.client())
+    assert store.version(match_id) == retried.body["version"]  # recorded once, answered on the retry
+    assert [e.type for e in store.read(match_id)][-len(retried.body["events"]):] == [
+        e["type"] for e in retried.body["events"]]
+
+
+# Two replicas each: once one is promoted, the other follows it at once, so the promoted master
+# has a replica to confirm appends. With one replica each, its matches answer 503 NOT_DURABLE
+# until a replica comes back (the killed node, restarted): that is what APPEND_ACK=replica asks.
+@pytest.mark.parametrize("cluster_stack", [2], indirect=True)
+def test_a_master_killed_under_load_loses_no_acknowledged_append(
+    cluster_stack: tuple[LoopbackCluster, Stack], figures: dict,
+) -> None:
+    cluster, stack = cluster_stack
+    load = Load(stack.url, threads=4).start()
+    time.sleep(3)
+    victim, killed_at = _kill_busiest_master(cluster, load)
+    deadline = killed_at + 15
+    while time.monotonic() < deadline and _recovered(load, cluster, victim, killed_at) is None:
+        time.sleep(0.1)
+    time.sleep(2)  # more play on the promoted replica
+    load.join()
+    recovered = _recovered(load, cluster, victim, killed_at)
+    client = cluster.client()
+    lost = _lost(RedisEventStore(client), load)
+    figures.update(acknowledged=len(load.acked), lost=len(lost), recovered_s=recovered and round(recovered, 2),
+                   refused=dict(load.refused))
+    assert lost == []
+    assert recovered is not None and recovered < RECOVERY_SECONDS, recovered
+    wait_projected(client, load.match_ids, timeout=30)
+    assert read_model_differences(client, load.match_ids) == []
+    audit = CliRunner().invoke(truc, ["audit", "--all"], env=stack.env, catch_exceptions=False)
+    assert audit.exit_code == 0, audit.output
+
+
+def _kill_busiest_master(cluster: LoopbackCluster, load: Load) -> tuple[set[str], float]:
+    """SIGKILL the master serving most of the matches being played; the matches it served."""
+    served: dict[int, set[str]] = {}
+    for match_id in list(load.match_ids):
+        served.setdefault(cluster.master_of(keys.match_events(match_id)), set()).add(match_id)
+    playing = set(load.playing.values())
+    port = max((p for p in served if p != cluster.ports[0]), key=lambda p: len(served[p] & playing))
+    cluster.kill(port)
+    return served[port], time.monotonic()
+
+
+def _recovered(load: Load, cluster: LoopbackCluster, victims: set[str], killed_at: float) -> float | None:
+    """Seconds from the kill to the first 2xx action on a match the killed master served, sent after it."""
+    after = [a.answered_at - killed_at for a in list(load.acked) if a.match_id in victims and a.sent_at > killed_at]
+    return min(after, default=None)
+
+
+def _lost(store: RedisEventStore, load: Load) -> list[tuple[str, int]]:
+    """Acknowledged actions whose events the stream does not hold (any more), as (match, version)."""
+    lost = []
+    for acked in load.acked:
+        first = acked.version - len(acked.types)
+        stored = [event.type for event in store.read(acked.match_id, after=first, limit=len(acked.types))]
+        if stored != acked.types:
+            lost.append((acked.match_id, acked.version))
+    return lost
