@@ -164,7 +164,7 @@ def drain(
                 return caught_up + _give_up(lane, lanes, ctx)
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
-        if busy:  # requests keep coming while batches are caught up: gather more per batch
+        if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
             time.sleep(ctx.busy_linger_seconds)
         busy = True
 
