@@ -80,12 +80,13 @@ def test_prometheus_scrapes_the_api_and_every_worker_on_their_ports(
     assert "./deploy/prometheus.yml" in mounted
     jobs = {job["job_name"]: job for job in prometheus["scrape_configs"]}
     ports = {"api": environment(services["api"])["PORT"],
-             "projector": environment(services["projector"])["METRICS_PORT"]}
+             **{name: environment(services[name])["METRICS_PORT"] for name in ("projector", "timer")}}
     for service, port in ports.items():
         (discovery,) = jobs[service]["dns_sd_configs"]
         assert discovery["names"] == [service] and str(discovery["port"]) == port
         assert jobs[service].get("metrics_path", "/metrics") == "/metrics"
-    assert ports["projector"] in [str(port) for port in services["projector"]["expose"]]
+    for name in ("projector", "timer"):
+        assert ports[name] in [str(port) for port in services[name]["expose"]]
 
 
 def test_the_lanes_are_not_pinned_so_scaling_the_workers_needs_no_restart(compose: dict[str, Any]) -> None:
