@@ -62,37 +62,46 @@ def _lanes_waiting(client: Any) -> int:
     return sum(pipe.execute())
 
 
+def one_run(stack: Stack, store: RedisEventStore, count: int, backlog_of: Any) -> dict[str, Any]:
+    """With ``count`` workers registered and paused, file a backlog, resume them, time the drain."""
+    while len(stack.workers) < count:
+        stack.start_worker()
+    while len(stack.workers) > count:
+        stack.stop_worker()
+    stack.wait_for_workers(count)
+    time.sleep(1.0)  # their sweep at start is done
+    for worker in stack.workers:
+        worker.send_signal(signal.SIGSTOP)
+    requests = CatchUpRequests(catch_up_queue(stack.client(), QUEUE))
+    events = backlog_of(requests)
+    roles = {**{f"worker-{n}": [worker.pid] for n, worker in enumerate(stack.workers)},
+             "redis": stack.pids()["redis"], "bench": [os.getpid()]}
+    before = cpu.snapshot(roles, alone=["bench"])
+    seconds = drained(stack, store)
+    used = cpu.spent(before, cpu.snapshot(roles, alone=["bench"]))
+    return {"workers": count, "lanes": requests.count, "events": events, "seconds": round(seconds, 2),
+            "loadavg": round(os.getloadavg()[0], 2),
+            "cores_busy": {role: round(spent / seconds, 2) for role, spent in used.items()}}
+
+
 def measure(matches: int = 1500, runs: int = 3) -> dict[str, Any]:
     """Seconds to drain ``matches`` whole matches of live catch-ups with 1 and 2 workers."""
     rng = random.Random(11)
     played = [[encode(e) for e in play_random_match(rng)[1]] for _ in range(DISTINCT_MATCHES)]
-    one, two, details, first = [], [], [], 0
+    one, two, details, filed = [], [], [], [0]
+
+    def backlog_of(requests: CatchUpRequests) -> int:
+        filed[0] += matches
+        return backlog(store, requests, played, filed[0] - matches, matches, rng)
+
     stack = Stack(workers=0)
     stack.env["SWEEP_SECONDS"] = "3600"  # no sweep during a run: drains only
     with stack:
-        client = stack.client()
-        store = RedisEventStore(client)
+        store = RedisEventStore(stack.client())
         for _ in range(runs):
             for count, into in ((1, one), (2, two)):
-                while len(stack.workers) < count:
-                    stack.start_worker()
-                while len(stack.workers) > count:
-                    stack.stop_worker()
-                stack.wait_for_workers(count)
-                time.sleep(1.0)  # their sweep at start is done
-                for worker in stack.workers:
-                    worker.send_signal(signal.SIGSTOP)
-                requests = CatchUpRequests(catch_up_queue(client, QUEUE))
-                events = backlog(store, requests, played, first, matches, rng)
-                first += matches
-                roles = {**stack.pids(), "bench": [os.getpid()]}
-                before = cpu.snapshot(roles, alone=["bench"])
-                seconds = drained(stack, store)
-                used = cpu.spent(before, cpu.snapshot(roles, alone=["bench"]))
-                into.append(matches / seconds)
-                details.append({"workers": count, "lanes": requests.count, "events": events,
-                                "seconds": round(seconds, 2), "load": os.getloadavg()[0],
-                                "cores_busy": {role: round(s / seconds, 2) for role, s in used.items()}})
+                details.append(one_run(stack, store, count, backlog_of))
+                into.append(matches / details[-1]["seconds"])
     return {"matches": matches, "one_worker": one, "two_workers": two, "runs": details}
 
 
