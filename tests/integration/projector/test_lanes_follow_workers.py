@@ -61,4 +61,5 @@ def test_workers_started_and_stopped_at_runtime_change_the_lanes_and_strand_noth
     versions = play(store, requests, 40, 6)  # filed in lanes nobody runs for now
     start_worker()  # a newcomer takes the lanes over, its sweep aside (the periodic one is off)
     wait_until(lambda: caught_up(readmodels, versions), what="the newcomer")
-    assert not any(queue.connection.scard(f"truc:{{lanes:{queue.name}}}:{lane}:pending") for lane in range(4))
+    lanes = [f"truc:{{lanes:{queue.name}}}:{lane}:pending" for lane in range(4)]
+    wait_until(lambda: not any(queue.connection.scard(key) for key in lanes), what="the lanes to be drained")
