@@ -15,6 +15,7 @@ import signal
 import time
 from typing import Any
 
+from shared import keys
 from shared.catchup import MAX_LANES, CatchUpRequests
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
@@ -58,7 +59,7 @@ def drained(stack: Stack, store: RedisEventStore, timeout: float = 300.0) -> flo
 def _lanes_waiting(client: Any) -> int:
     pipe = client.pipeline(transaction=False)
     for lane in range(MAX_LANES):
-        pipe.scard(f"truc:{{lanes:{QUEUE}}}:{lane}:pending")
+        pipe.scard(keys.lane_pending(QUEUE, lane))
     return sum(pipe.execute())
 
 

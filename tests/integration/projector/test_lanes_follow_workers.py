@@ -6,6 +6,7 @@ import time
 
 from rq import Queue
 
+from shared import keys
 from shared.catchup import COUNT_SECONDS, CatchUpRequests
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
@@ -61,5 +62,5 @@ def test_workers_started_and_stopped_at_runtime_change_the_lanes_and_strand_noth
     versions = play(store, requests, 40, 6)  # filed in lanes nobody runs for now
     start_worker()  # a newcomer takes the lanes over, its sweep aside (the periodic one is off)
     wait_until(lambda: caught_up(readmodels, versions), what="the newcomer")
-    lanes = [f"truc:{{lanes:{queue.name}}}:{lane}:pending" for lane in range(4)]
+    lanes = [keys.lane_pending(queue.name, lane) for lane in range(4)]
     wait_until(lambda: not any(queue.connection.scard(key) for key in lanes), what="the lanes to be drained")
