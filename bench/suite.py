@@ -4,7 +4,9 @@
    endpoint (a marshmallow load and one atomic stream append) on the same stack;
 2. command latency near event ~2,000 of one long match, beside near event ~20;
 3. a read-model rebuild of >= 200,000 events with 1 and 2 workers, beside a plain fold;
-4. projection lag under steady load, beside the actions' own latency.
+4. projection lag under steady load, beside the actions' own latency;
+7. a backlog of live catch-ups drained through the lanes by 2 workers, beside 1
+   (5 and 6, the clocks' lateness and idle CPU, are the ``clocks`` section's).
 
 Every figure is the median of several runs with the min and max. Each section starts its
 own stack (redis-server with AOF everysec, gunicorn, projector workers) on 127.0.0.1 and
@@ -26,10 +28,10 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import clocks, durability, lag, long_match, projector, throughput
+from . import catch_up, clocks, durability, lag, long_match, projector, throughput
 from .stats import Figure, table
 
-SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "durability")
+SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "durability", "catch_up")
 
 
 def machine() -> dict[str, Any]:
@@ -56,9 +58,10 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
         "clocks": lambda: clocks.measure(window_s=5.0 if quick else 10.0, runs=1 if quick else 2),
         "durability": lambda: durability.measure(clients=4, seconds=2.0 if quick else 4.0, runs=3),
+        "catch_up": lambda: catch_up.measure(matches=1000 if quick else 2000, runs=2 if quick else 3),
     }
     modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
-               "clocks": clocks, "durability": durability}
+               "clocks": clocks, "durability": durability, "catch_up": catch_up}
     for name in sections:
         started = time.monotonic()
         print(f"... {name}", file=sys.stderr, flush=True)

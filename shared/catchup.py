@@ -2,28 +2,38 @@
 
 An RQ job costs a worker about 4 ms of bookkeeping (two dozen Redis commands) before it
 folds anything, more than catching a match up does. So the API does not queue a job per
-append: it adds the match to one of a few lanes (a set each; a match's lane is fixed by a
-hash of its id) and queues a drain job only when the lane is not armed already. An armed
-lane's drain may be waiting for requests, so a request to it wakes it. Lanes let several
-workers drain at once. The drain itself, and why it lingers, is the projector's
-(``services.projector.lanes``); it reaches this side only through the keys below.
+append: it adds the match to one of a few lanes (a set each; a match's lane is a hash of
+its id modulo the lane count) and queues a drain job only when the lane is not armed
+already. An armed lane's drain may be waiting for requests, so a request to it wakes it.
+Lanes let several workers drain at once, so there are as many as live workers listen to
+the queue (RQ's registry, read at most every ``COUNT_SECONDS``; ``CATCH_UP_LANES`` pins a
+count): a worker started or stopped changes the lanes without a restart of the API. The
+drain itself, and why it lingers, is the projector's (``services.projector.lanes``); it
+reaches this side only through the keys below.
 
 Nothing relies on a lane for safety: every append also marks its match unprojected, and
 the workers' sweep catches up whatever a drain that died with its worker left behind. The
-armed flag expires (``ARMED_MS``), so a dead drain does not hold its lane for long.
+armed flag expires (``ARMED_MS``), so a dead drain does not hold its lane for long. No
+lane is tied to a worker: any worker runs any lane's drain job. When the count changes, a
+match's lane may change with it; the requests filed under the old count are drained by the
+jobs that hold those lanes, and a lane whose job was lost is armed again by a worker's
+maintenance (``services.projector.lanes``).
 """
 
 from __future__ import annotations
 
+import time
 import zlib
 
-from rq import Queue
+from rq import Queue, Worker
 
 from shared import keys
 from shared.eventstore.lua import Script
 from shared.queues import enqueue_drain, rebuild_queue
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
+COUNT_SECONDS = 1.0  # how long the live workers' count is trusted before RQ's registry is read again
+MAX_LANES = 64  # lanes past the workers would only make drains hand workers back and forth
 
 # One round trip for a request: file the match, and arm the lane unless it is armed; an
 # armed lane's drain may be waiting for requests, so wake it (one token is enough).
@@ -38,10 +48,25 @@ return 0
 class CatchUpRequests:
     """The lanes of one catch-up queue, as the API asks for catch-ups (keys beside the queue's)."""
 
-    def __init__(self, queue: Queue, count: int = 2) -> None:
-        self.queue, self.count = queue, max(1, count)
+    def __init__(self, queue: Queue, count: int = 0) -> None:
+        """``count`` pins the number of lanes; 0 follows the workers listening to ``queue``."""
+        self.queue, self.fixed_count = queue, max(0, min(count, MAX_LANES))
         self._client = queue.connection
         self._rebuild_queue_key = rebuild_queue(self._client, queue.name).key
+        self._counted: tuple[float, int] | None = None  # (when, lanes)
+
+    @property
+    def count(self) -> int:
+        """How many lanes requests are spread over now."""
+        if self.fixed_count:
+            return self.fixed_count
+        now = time.monotonic()
+        if self._counted is None or now - self._counted[0] >= COUNT_SECONDS:
+            workers = Worker.count(queue=self.queue)
+            # No worker at all: keep the last count, for the workers that come back.
+            lanes = min(workers, MAX_LANES) if workers else (self._counted[1] if self._counted else 1)
+            self._counted = (now, lanes)
+        return self._counted[1]
 
     def lane_of(self, match_id: str) -> int:
         return zlib.crc32(keys.validate_match_id(match_id).encode()) % self.count

@@ -67,7 +67,7 @@ class Config:
     data_dir: Path = Path("var")
     embedded_redis: bool = True  # no REDIS_URL given: `make run` starts redis-server itself
     queue_name: str = "projector"
-    catch_up_lanes: int = 2  # how many projector workers drain catch-ups at once: best = the workers
+    catch_up_lanes: int = 0  # catch-up lanes (workers draining at once); 0: as many as live workers
     catch_up_linger_ms: float = 5.0  # a drain waits this long first, batching the appends meanwhile
     catch_up_busy_linger_ms: float = 20.0  # ... and this long between batches while its lane stays busy
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
@@ -110,7 +110,7 @@ class Config:
             data_dir=data_dir,
             embedded_redis=not env.get("REDIS_URL"),
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
-            catch_up_lanes=int(env.get("CATCH_UP_LANES") or workers),
+            catch_up_lanes=int(env.get("CATCH_UP_LANES") or 0),
             catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
             catch_up_busy_linger_ms=float(env.get("CATCH_UP_BUSY_LINGER_MS", "20")),
             api_workers=int(env.get("API_WORKERS", "2")),

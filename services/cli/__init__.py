@@ -1,4 +1,4 @@
-"""``truc``: the operator's command-line tool (replay, audit, rebuild, export, import).
+"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import).
 
 Every command reads its settings from the environment like the services do
 (``REDIS_URL``, ``QUEUE_URL``, ``DATA_DIR``: see shared/config.py).
@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import click
 
-from . import audit, play, rebuild, replay, transfer
+from . import audit, play, rebuild, replay, transfer, unpark
 
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play in the terminal, and replay, audit, rebuild, export and import matches."""
+    """Le Truc: play in the terminal, and replay, audit, rebuild, unpark, export and import matches."""
 
 
 truc.add_command(replay.replay)
 truc.add_command(play.play)
 truc.add_command(audit.audit)
 truc.add_command(rebuild.rebuild)
+truc.add_command(unpark.unpark)
 truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
 

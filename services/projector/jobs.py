@@ -13,7 +13,7 @@ import threading
 from shared.config import Config
 from shared.readmodels import catching_up
 from shared.readmodels.catching_up import ProjectorContext
-from shared.readmodels.parked import ParkedMatch, ParkedMatches
+from shared.readmodels.parked import ParkedMatch
 
 _context: ProjectorContext | None = None
 _context_lock = threading.Lock()
@@ -49,10 +49,6 @@ def unpark(match_id: str, context: ProjectorContext | None = None) -> ParkedMatc
     """Retry a parked match now; its new record if it is still parked, else None.
 
     An operator's action, for after a deploy that reads the event or a stream repaired by
-    hand (``python -m services.projector unpark MATCH``).
+    hand (``python -m services.projector unpark MATCH``, ``truc unpark MATCH``).
     """
-    ctx = context or current_context()
-    registry = ParkedMatches(ctx.readmodels.client)
-    registry.remove(match_id)
-    catching_up.catch_up(match_id, ctx)
-    return registry.get(match_id)
+    return catching_up.unpark(match_id, context or current_context())

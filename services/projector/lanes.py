@@ -15,12 +15,20 @@ catch-up folds more appends. Under load one job serves a lane for its whole budg
 each append still gets a job of its own. A drain never keeps a worker another job waits
 for: behind another lane's waiting drain it queues a successor for its own lane (so lanes
 take turns when workers are fewer), and for a waiting rebuild job it gives its lane up.
+
+The lane count follows the live workers (:mod:`shared.catchup`), so a backlog may sit in
+fewer lanes than there are workers now (filed while fewer ran), or in a lane past the
+count. A drain that finds more than a batch left behind its first one spreads its lane:
+each match goes to its lane under the current count, whose drain is queued. And a worker's
+maintenance arms again every lane that holds requests and no job (:meth:`CatchUpLanes.adopt`):
+a request is never left in a lane nobody drains.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 
 import redis
@@ -28,7 +36,7 @@ from rq import Queue, get_current_job
 
 from services.projector.jobs import current_context
 from shared import keys
-from shared.catchup import ARMED_MS, CatchUpRequests
+from shared.catchup import ARMED_MS, MAX_LANES, CatchUpRequests
 from shared.queues import enqueue_drain
 from shared.readmodels.catching_up import ProjectorContext, catch_up
 
@@ -48,6 +56,7 @@ class Taken:
     matches: list[str]
     catch_ups_waiting: int  # drain jobs of other lanes (or a successor) in the catch-up queue
     rebuilds_waiting: int  # rebuild jobs, served only when the catch-up queue is empty
+    left: int = 0  # matches still in the lane after this batch
 
 
 class CatchUpLanes(CatchUpRequests):
@@ -63,8 +72,43 @@ class CatchUpLanes(CatchUpRequests):
         pipe.spop(keys.lane_pending(name, lane), count)
         pipe.llen(self.queue.key)
         pipe.llen(self._rebuild_queue_key)
-        _, _, taken, catch_ups, rebuilds = pipe.execute()
-        return Taken(_ids(taken), int(catch_ups), int(rebuilds))
+        pipe.scard(keys.lane_pending(name, lane))
+        _, _, taken, catch_ups, rebuilds, left = pipe.execute()
+        return Taken(_ids(taken), int(catch_ups), int(rebuilds), int(left))
+
+    def spread(self, lane: int) -> int:
+        """Move the matches of ``lane`` that belong to another lane under the current count
+        there, and queue those lanes' drains; how many moved."""
+        if self.count == 1 and lane == 0:
+            return 0
+        by_lane: dict[int, list[str]] = defaultdict(list)
+        for match_id in _ids(self._client.spop(keys.lane_pending(self.queue.name, lane), _EVERYTHING)):
+            by_lane[self.lane_of(match_id)].append(match_id)
+        pipe = self._client.pipeline(transaction=False)
+        for to, match_ids in by_lane.items():
+            pipe.sadd(keys.lane_pending(self.queue.name, to), *match_ids)
+        pipe.execute()
+        for to, match_ids in by_lane.items():
+            if to != lane:
+                self.request(match_ids[0])  # filed already: this arms the lane (or wakes its drain)
+        return sum(len(match_ids) for to, match_ids in by_lane.items() if to != lane)
+
+    def adopt(self) -> list[int]:
+        """Arm and queue a drain for every lane that holds requests yet has no job (its job
+        was lost, or the lane count changed under it); the lanes adopted."""
+        name = self.queue.name
+        pipe = self._client.pipeline(transaction=False)
+        for lane in range(MAX_LANES):
+            pipe.scard(keys.lane_pending(name, lane))
+            pipe.exists(keys.lane_armed(name, lane))
+        figures = pipe.execute()
+        adopted = []
+        for lane in range(MAX_LANES):
+            waiting, armed = figures[2 * lane], figures[2 * lane + 1]
+            if waiting and not armed and self._client.set(keys.lane_armed(name, lane), 1, nx=True, px=ARMED_MS):
+                enqueue_drain(self.queue, lane)
+                adopted.append(lane)
+        return adopted
 
     def disarm_and_take(self, lane: int) -> list[str]:
         """Disarm the lane, then take all that was added before that (its requests queued no
@@ -99,10 +143,13 @@ def drain(
     lanes = lanes or _lanes_of_this_job()
     ctx = context or current_context()
     deadline = time.monotonic() + budget_seconds
-    caught_up, busy = 0, False
+    caught_up, busy, spread = 0, False, False
     time.sleep(ctx.linger_seconds)  # the appends of this window join the first batch
     while True:
         taken = lanes.take(lane)
+        if taken.left >= BATCH and not spread:  # a backlog: share it with the lanes of other workers
+            lanes.spread(lane)
+            spread = True
         if not taken.matches:
             busy = False
             idle_worker_wanted = taken.catch_ups_waiting or taken.rebuilds_waiting
@@ -117,9 +164,16 @@ def drain(
                 return caught_up + _give_up(lane, lanes, ctx)
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
-        if busy:  # requests keep coming while batches are caught up: gather more per batch
+        if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
             time.sleep(ctx.busy_linger_seconds)
         busy = True
+
+
+def adopt_lanes(queue: Queue) -> None:
+    """A worker's maintenance: drains for the lanes of ``queue`` that hold requests and no job."""
+    adopted = CatchUpLanes(queue).adopt()
+    if adopted:
+        log.warning("Queued drains for catch-up lane(s) %s: they held requests and no job", adopted)
 
 
 def _give_up(lane: int, lanes: CatchUpLanes, ctx: ProjectorContext) -> int:

@@ -27,6 +27,7 @@ from rq import SimpleWorker
 from rq.exceptions import StopRequested
 
 from services.projector.jobs import catch_up, current_context
+from services.projector.lanes import adopt_lanes
 from services.projector.orphans import rescue_orphans
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
@@ -65,9 +66,11 @@ class ProjectorWorker(SimpleWorker):
         super().request_stop(signum, frame)
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's registry cleaning, the rescue of jobs orphaned by dead workers, then the sweep."""
+        """RQ's registry cleaning, the rescue of jobs orphaned by dead workers and of lanes
+        nobody drains, then the sweep."""
         super().run_maintenance_tasks()
         try:
+            adopt_lanes(self.queues[0])
             rescued = rescue_orphans(self.queues)
         except redis.exceptions.RedisError as error:
             self.log.warning("Rescue of orphaned jobs interrupted by a Redis error: %s", error)

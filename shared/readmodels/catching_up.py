@@ -36,7 +36,7 @@ from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream
 from shared.keys import validate_match_id
-from shared.readmodels.parked import TRANSIENT, ParkedMatches, Poison, describe, find_poison
+from shared.readmodels.parked import TRANSIENT, ParkedMatch, ParkedMatches, Poison, describe, find_poison
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.publishing import publish, publish_live
 from shared.readmodels.served import ReadModels
@@ -210,3 +210,10 @@ def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:
     return read_models_of(fold_stream(store, FoldedMatch(validate_match_id(match_id))))
 
 
+def unpark(match_id: str, ctx: ProjectorContext) -> ParkedMatch | None:
+    """Retry a parked match now; its new record if it is still parked, else None (an
+    operator's action: ``truc unpark MATCH``, ``python -m services.projector unpark MATCH``)."""
+    registry = ParkedMatches(ctx.readmodels.client)
+    registry.remove(match_id)
+    catch_up(match_id, ctx)
+    return registry.get(match_id)
