@@ -4,7 +4,9 @@
    endpoint (a marshmallow load and one atomic stream append) on the same stack;
 2. command latency near event ~2,000 of one long match, beside near event ~20;
 3. a read-model rebuild of >= 200,000 events with 1 and 2 workers, beside a plain fold;
-4. projection lag under steady load, beside the actions' own latency.
+4. projection lag under steady load, beside the actions' own latency;
+5. timeout lateness and idle CPU with thousands of running clocks (``bench.clocks``);
+6. 5,000 live spectator streams: a move's delivery, throughput, memory, Redis connections.
 
 Every figure is the median of several runs with the min and max. Each section starts its
 own stack (redis-server with AOF everysec, gunicorn, projector workers) on 127.0.0.1 and
@@ -26,10 +28,10 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import clocks, lag, long_match, projector, throughput
+from . import clocks, lag, long_match, projector, streams, throughput
 from .stats import Figure, table
 
-SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks")
+SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "streams")
 
 
 def machine() -> dict[str, Any]:
@@ -55,9 +57,10 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
         "clocks": lambda: clocks.measure(window_s=5.0 if quick else 10.0, runs=1 if quick else 2),
+        "streams": lambda: streams.measure(viewers=5000, seconds=3.0 if quick else 4.0, runs=2 if quick else 4),
     }
     modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
-               "clocks": clocks}
+               "clocks": clocks, "streams": streams}
     for name in sections:
         started = time.monotonic()
         print(f"... {name}", file=sys.stderr, flush=True)
