@@ -13,6 +13,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from . import cpu
 from .player import MatchPlayer
 from .stack import Stack
 from .stats import percentile
@@ -22,6 +23,8 @@ from .wire import Http
 
 BASELINE_VIEWERS = 10
 GIVE_UP_SECONDS = 30.0  # a view that has not arrived by then fails the run
+OPENING_SECONDS = 15.0  # the streams open over one keep-alive period (an all-at-once burst would recur every 15 s)
+IDLE_SECONDS = 15.0  # an idle window of one keep-alive period (every stream sends one): what open streams cost alone
 
 
 def _move(player: MatchPlayer) -> None:
@@ -73,7 +76,7 @@ class Spectated:
         self.result: dict[str, Any] = {
             "viewers": self.per_match * matches, "matches": matches, "baseline_viewers": BASELINE_VIEWERS,
             "delivery": [], "baseline_delivery": [], "openings": [], "closing_s": [],
-            "windows": {"none": [], "open": []},
+            "windows": {"none": [], "open": []}, "idle_api_cpu_ms_per_s": {"none": [], "open": []},
         }
 
     @property
@@ -99,7 +102,7 @@ class Spectated:
         return samples
 
     def open(self) -> None:
-        """Open the streams (``per_match`` on each match but the baseline's), half and half.
+        """Open the streams (``per_match`` on each match but the baseline's) over a keep-alive period.
 
         Memory and Redis connections are read before, after the first half, and after all.
         """
@@ -107,7 +110,8 @@ class Spectated:
         opening = {"rss_kb_before": rss_kb(master), "redis_clients_before": self._redis_clients()}
         started, matches = time.monotonic(), self.players[:-1]
         for part in (matches[:len(matches) // 2], matches[len(matches) // 2:]):
-            for player in part:
+            for player in part:  # paced: their keep-alives come spread over the period, as viewers arriving would
+                time.sleep(max(0.0, started + len(self.groups) * OPENING_SECONDS / len(matches) - time.monotonic()))
                 self.groups.append(open_viewers(self.stack.api_port, player.match_id, self.per_match))
             for player, group in zip(part, self.groups[len(self.groups) - len(part):]):
                 self._opened(group, player.version)
@@ -140,17 +144,25 @@ class Spectated:
         self.groups.clear()
         self.result["closing_s"].append(round(wait_streams_closed(self.stack.api_port), 1))
 
-    def window(self, pool: ProcessPoolExecutor, clients: int, seconds: float, seed: int) -> None:
-        """One throughput window, with the streams open (read in a thread) or none."""
+    def window(self, pool: ProcessPoolExecutor, clients: int, seconds: float, seed: int, idle: bool) -> None:
+        """A throughput window (after an idle one if ``idle``), with the streams open (read in a thread) or none."""
         side = "open" if self.groups else "none"
-        if self.groups:
-            with Idle(self.sockets):
-                phase = run_phase(pool, play_matches, self.stack, clients, seconds, seed)
-        else:
+        with Idle(self.sockets):
+            if idle:
+                self.result["idle_api_cpu_ms_per_s"][side].append(round(self._idle_api_cpu(IDLE_SECONDS) * 1000, 1))
             phase = run_phase(pool, play_matches, self.stack, clients, seconds, seed)
         self.result["windows"][side].append(_phase(phase))
+
+    def _idle_api_cpu(self, seconds: float) -> float:
+        """CPU seconds a second of the API's processes while nobody sends a command."""
+        api = {"api": self.stack.pids()["api"]}
+        before = cpu.snapshot(api)
+        time.sleep(seconds)
+        return cpu.spent(before, cpu.snapshot(api))["api"] / seconds
 
 
 def _phase(phase: Phase) -> dict[str, float]:
     return {"commands": phase.commands, "seconds": phase.seconds, "rate": round(phase.rate, 1),
-            "drain_s": round(phase.drain_s, 2), "p50_ms": round(percentile(phase.latencies, 50) * 1000, 2)}
+            "drain_s": round(phase.drain_s, 2), "p50_ms": round(percentile(phase.latencies, 50) * 1000, 2),
+            "cpu_ms_per_command": round(sum(phase.cpu.values()) / max(phase.commands, 1) * 1000, 3),
+            "api_cpu_ms_per_command": round(phase.cpu.get("api", 0.0) / max(phase.commands, 1) * 1000, 3)}

@@ -7,6 +7,9 @@
 7. Command throughput (whole matches by N client processes, as in section 1) with the
    5,000 streams open and idle (nobody plays their matches; this process reads their
    keep-alives) against none; the order of the two windows alternates from run to run.
+   Beside it, CPU per command (all processes, and the API's), and the API's CPU over an
+   idle window of one keep-alive period (15 s) with the streams and without, in the first
+   pair of windows only.
 7. Memory: resident memory of the API's worker processes (gunicorn's children) before and
    after opening the streams, per stream; Redis connections (``CLIENT LIST``, this
    process's one included) with no stream and with 5,000.
@@ -48,7 +51,7 @@ def measure(viewers: int = 5000, matches: int = 50, clients: int = 4, seconds: f
                         spectated.deliver(runs=2, moves=moves)
                     elif not with_streams and spectated.groups:
                         spectated.close()
-                    spectated.window(pool, clients, seconds, seed=n + 1)
+                    spectated.window(pool, clients, seconds, seed=n + 1, idle=n == 0)
         finally:
             for group in spectated.groups:
                 close_viewers(group)
@@ -69,6 +72,15 @@ def figures(result: dict[str, Any]) -> list[Figure]:
         f"7. commands/s, {result['clients']} clients, {count:,} idle streams", Spread.of([o["rate"] for o in opened]),
         "cmd/s", Spread.of([n["rate"] for n in none]), "no stream", ratio, ">= 0.80 x no stream", ratio.median >= 0.80,
     ))
+    for key, who in (("cpu_ms_per_command", "every process"), ("api_cpu_ms_per_command", "the API")):
+        lines.append(Figure(
+            f"7. CPU per command, {who}, {count:,} idle streams", Spread.of([o[key] for o in opened]), "ms",
+            Spread.of([n[key] for n in none]), "no stream", Spread.of([o[key] / n[key] for o, n in zip(opened, none)]),
+            fmt=".2f",
+        ))
+    idle = lambda side: Spread.of(result["idle_api_cpu_ms_per_s"][side])  # noqa: E731
+    lines.append(Figure(f"7. API CPU while idle (15 s), {count:,} streams", idle("open"), "ms/s", idle("none"),
+                        "no stream", fmt=".1f"))
     return lines + _footprint(result, count)
 
 
@@ -102,5 +114,4 @@ def _footprint(result: dict[str, Any], count: int) -> list[Figure]:
                ratio("before"), f"not with viewers: +{grown('before')} <= +{bound}", grown("before") <= bound),
         Figure(f"7. Redis connections, {count:,} streams", clients("after"), "", clients("half"),
                f"{half:,} streams", ratio("half")),
-        Figure(f"7. seconds to open {count:,} streams", Spread.of([o["seconds"] for o in openings]), "s", fmt=".1f"),
     ]
