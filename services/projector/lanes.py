@@ -10,8 +10,10 @@ armed lane pushes to it) for up to ``PATIENCE_SECONDS`` and lingers again when w
 waits only while no other job waits for a worker; then it disarms the lane and looks once
 more (a match added just before that found the lane armed and queued nothing). A lane
 whose requests keep coming while batches are caught up is busy: there the drain lingers
-longer between batches (``busy_linger_seconds``, ``CATCH_UP_BUSY_LINGER_MS``), so each
-catch-up folds more appends. Under load one job serves a lane for its whole budget; idle,
+again between batches, and longer (``busy_linger_seconds``, ``CATCH_UP_BUSY_LINGER_MS``)
+when the last batch found its matches moved ``RICH_BATCH`` times or more each, so each
+catch-up folds more appends where that saves work, and a lane of matches that move once
+per batch keeps its lag short. Under load one job serves a lane for its whole budget; idle,
 each append still gets a job of its own. A drain never keeps a worker another job waits
 for: behind another lane's waiting drain it queues a successor for its own lane (so lanes
 take turns when workers are fewer), and for a waiting rebuild job it gives its lane up.
@@ -45,6 +47,7 @@ _EVERYTHING = 1 << 30  # SPOP with a count past the set's size returns the whole
 BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
 PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
 MIN_WAIT_SECONDS = 0.01
+RICH_BATCH = 2  # events per match a busy lane's batch folds, at least, before its drain lingers the long linger
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +161,7 @@ def drain(
                 time.sleep(ctx.linger_seconds)  # woken by a request: let the next ones join it
                 continue
             return caught_up + _give_up(lane, lanes, ctx)
+        moves = _versions(taken.matches, ctx)
         caught_up += _catch_up_all(taken.matches, ctx)
         if taken.catch_ups_waiting or time.monotonic() > deadline:
             if taken.rebuilds_waiting and not taken.catch_ups_waiting:
@@ -165,7 +169,9 @@ def drain(
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
         if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
-            time.sleep(ctx.busy_linger_seconds)
+            # The long linger only where it pays: when each match moved several times per batch.
+            rich = _versions(taken.matches, ctx) - moves >= RICH_BATCH * len(taken.matches)
+            time.sleep(ctx.busy_linger_seconds if rich else ctx.linger_seconds)
         busy = True
 
 
@@ -179,6 +185,11 @@ def adopt_lanes(queue: Queue) -> None:
 def _give_up(lane: int, lanes: CatchUpLanes, ctx: ProjectorContext) -> int:
     """Disarm the lane and catch up what it still holds; requests from now on queue a new job."""
     return _catch_up_all(lanes.disarm_and_take(lane), ctx)
+
+
+def _versions(match_ids: list[str], ctx: ProjectorContext) -> int:
+    """The versions this worker last folded the matches to, summed (what a batch moved them by, after minus before)."""
+    return sum(folded.version for match_id in match_ids if (folded := ctx.cache.get(match_id)) is not None)
 
 
 def _catch_up_all(match_ids: list[str], ctx: ProjectorContext) -> int:
