@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from shared.codec import encode
 from shared.eventstore import AppendToken, ConcurrencyError, StoredEvent
 from shared.fold import FoldedMatch, fold
+from shared.observability import metrics
 from shared.rules import Event, MatchState, Seat
 
 from .errors import BusyError
@@ -45,6 +46,7 @@ def record(
 ) -> Recorded:
     """Append ``events``, decided on ``match``, at its version; ConcurrencyError if the stream moved on."""
     appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
+    metrics.record_append(len(appended.events))
     if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
         matches.notify(match.match_id)
     now = fold(match, appended.events, events)  # the events just decided: no decoding them back
