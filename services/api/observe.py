@@ -71,7 +71,7 @@ def _command() -> str | None:
 
 def _code(response: Response) -> str | None:
     body = response.get_json(silent=True) if response.is_json else None
-    return body.get("code") if isinstance(body, dict) else None
+    return body.get("error") if isinstance(body, dict) else None  # the stable code (API.md "Errors")
 
 
 def _figures(ctx: Services) -> list[exposition.Reading]:

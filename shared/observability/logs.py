@@ -20,7 +20,7 @@ import orjson
 from .context import current
 
 _SECRET_NAME = re.compile(r"token|seed|secret|password|cookie|authorization", re.IGNORECASE)
-_SECRET_TEXT = re.compile(r"(?i)(bearer\s+|token=|seed=|authorization:\s*)[^\s&'\",]+")
+_SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|seed=)[^\s&'\",]+")
 _MASK = r"\1[redacted]"
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 _ACCESS_FIELDS = {"m": "method", "U": "path", "s": "status", "B": "bytes", "L": "duration_s",
