@@ -4,7 +4,8 @@
    endpoint (a marshmallow load and one atomic stream append) on the same stack;
 2. command latency near event ~2,000 of one long match, beside near event ~20;
 3. a read-model rebuild of >= 200,000 events with 1 and 2 workers, beside a plain fold;
-4. projection lag under steady load, beside the actions' own latency.
+4. projection lag under steady load, beside the actions' own latency;
+6. the cost of metrics and logs: the full command path with them on, beside ``METRICS=off``.
 
 Every figure is the median of several runs with the min and max. Each section starts its
 own stack (redis-server with AOF everysec, gunicorn, projector workers) on 127.0.0.1 and
@@ -26,10 +27,10 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import clocks, lag, long_match, projector, throughput
+from . import clocks, lag, long_match, observability, projector, throughput
 from .stats import Figure, table
 
-SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks")
+SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "observability")
 
 
 def machine() -> dict[str, Any]:
@@ -55,9 +56,11 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
         "clocks": lambda: clocks.measure(window_s=5.0 if quick else 10.0, runs=1 if quick else 2),
+        "observability": lambda: observability.measure(
+            clients=4, seconds=2.0 if quick else 4.0, runs=2 if quick else 5, warmup=1.0 if quick else 2.0),
     }
     modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
-               "clocks": clocks}
+               "clocks": clocks, "observability": observability}
     for name in sections:
         started = time.monotonic()
         print(f"... {name}", file=sys.stderr, flush=True)
@@ -70,16 +73,18 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
 def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
     """The throughput phases carry every latency sample: keep the summaries only."""
     ready = dict(raw)
-    if "throughput" in ready:
-        result = dict(ready["throughput"])
-        for side in ("full", "reference"):
+    for section, sides in (("throughput", ("full", "reference")), ("observability", ("on", "off"))):
+        if section not in ready:
+            continue
+        result = dict(ready[section])
+        for side in sides:
             result[side] = [{
                 "commands": p.commands, "matches": p.matches, "seconds": p.seconds, "drain_s": round(p.drain_s, 2),
                 "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3) for k, v in p.cpu.items()},
                 "redis_calls_per_command": {k: round(v / max(p.commands, 1), 3) for k, v in
                                             sorted(p.redis_calls.items(), key=lambda item: -item[1])},
             } for p in result[side]]
-        ready["throughput"] = result
+        ready[section] = result
     return ready
 
 
