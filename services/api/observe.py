@@ -65,7 +65,7 @@ def _command() -> str | None:
     if endpoint == "commands.act":
         body = request.get_json(silent=True)
         kind = body.get("type") if isinstance(body, dict) else None
-        return f"act:{kind}" if kind in ACTIONS else "act:invalid"
+        return f"act:{kind}" if isinstance(kind, str) and kind in ACTIONS else "act:invalid"
     return _COMMANDS.get(endpoint or "")
 
 

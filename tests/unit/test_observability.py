@@ -127,3 +127,11 @@ def test_metrics_off_serves_no_metrics(fake_redis):
         assert "X-Request-ID" in app.test_client().get("/health").headers
     finally:
         metrics.configure(True)
+
+
+@pytest.mark.parametrize("body", [{"type": []}, {"type": {"a": 1}}, [1], "x", {"type": "nope"}])
+def test_a_malformed_action_is_counted_as_invalid(app, body):
+    client = app.test_client()
+    _, a, _ = _player(client, "erin")
+    assert client.post("/matches/abcdefghijklmnop/actions", json=body, headers=a).status_code < 500
+    assert any(s.labels.get("command") == "act:invalid" for s in _samples(client) if s.name == "truc_commands_total")
