@@ -63,7 +63,10 @@ def _command() -> str | None:
     """The command the request was, as a bounded label; None for anything else."""
     endpoint = request.endpoint
     if endpoint == "commands.act":
-        body = request.get_json(silent=True)
+        try:  # the body as parsed for the view (cached): any body at all, even one refused as too large
+            body = request.get_json(silent=True)
+        except Exception:  # noqa: BLE001
+            body = None
         kind = body.get("type") if isinstance(body, dict) else None
         return f"act:{kind}" if isinstance(kind, str) and kind in ACTIONS else "act:invalid"
     return _COMMANDS.get(endpoint or "")
