@@ -77,7 +77,7 @@ class Config:
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
     metrics: bool = True  # METRICS=off: nothing recorded, no /metrics, no metrics port (the bench's baseline)
     metrics_port: int = 9101  # a projector worker's or timer's own metrics port (or the next free one); 0: none
-    metrics_dir: Path | None = None  # gunicorn's shared metric files (PROMETHEUS_MULTIPROC_DIR); None: DATA_DIR/metrics
+    metrics_dir: Path | None = None  # gunicorn's shared metric files (PROMETHEUS_MULTIPROC_DIR; DATA_DIR/metrics-PORT)
     log_format: str = "text"  # LOG_FORMAT: text (for people) or json (one object per line)
     log_level: str = "INFO"
 
@@ -132,7 +132,8 @@ def _observability(env: dict[str, str], data_dir: Path) -> dict:
     return {
         "metrics": env.get("METRICS", "on").strip().lower() not in ("off", "0", "false", "no"),
         "metrics_port": int(env.get("METRICS_PORT", "9101")),
-        "metrics_dir": Path(env.get("PROMETHEUS_MULTIPROC_DIR") or data_dir / "metrics").resolve(),
+        # One directory per API (its PORT): a second API on the same DATA_DIR empties only its own.
+        "metrics_dir": Path(env.get("PROMETHEUS_MULTIPROC_DIR") or data_dir / f"metrics-{env.get('PORT', '8000')}"),
         "log_format": log_format,
         "log_level": env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
     }
