@@ -111,6 +111,6 @@ def figures(result: dict[str, Any]) -> list[Figure]:
     one, two = result["one_worker"], result["two_workers"]
     scaling = Spread.of([b / a for a, b in zip(one, two)])
     return [
-        Figure(f"7. live catch-up backlog, 2 workers ({result['matches']} matches)", Spread.of(two), "matches/s",
+        Figure(f"8. live catch-up backlog, 2 workers ({result['matches']} matches)", Spread.of(two), "matches/s",
                Spread.of(one), "1 worker", scaling, "2 workers >= 1.6 x 1 worker", scaling.median >= 1.6),
     ]

@@ -66,6 +66,6 @@ def figures(result: dict[str, Any]) -> list[Figure]:
                                  ("p99_ms", "append p99", "ms", ".2f")):
         replica = [run[key] for run in runs["replica"]]
         master = [run[key] for run in runs["master"]]
-        lines.append(Figure(f"durability: {name}, APPEND_ACK=replica", Spread.of(replica), unit, Spread.of(master),
+        lines.append(Figure(f"9. {name}, APPEND_ACK=replica", Spread.of(replica), unit, Spread.of(master),
                             "APPEND_ACK=master", Spread.of([r / m for r, m in zip(replica, master)]), fmt=fmt))
     return lines

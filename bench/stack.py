@@ -40,7 +40,9 @@ def _die_with_parent() -> None:
 class Stack:
     """redis-server + API + ``workers`` projector workers in a temporary directory."""
 
-    def __init__(self, workers: int = 2, api_workers: int = 2, api_threads: int = 8) -> None:
+    def __init__(
+        self, workers: int = 2, api_workers: int = 2, api_threads: int = 8, env: dict[str, str] | None = None,
+    ) -> None:
         self.workers_wanted = workers
         self.api_workers, self.api_threads = api_workers, api_threads
         self._tmp = tempfile.TemporaryDirectory(prefix="truc-bench-")
@@ -55,6 +57,7 @@ class Stack:
             "RATE_LIMITS": "off",  # thousands of players and matches from 127.0.0.1: measure the game, not the limits
         }
         self.env.pop("QUEUE_URL", None)
+        self.env.update(env or {})
         self._redis: subprocess.Popen | None = None
         self._api: subprocess.Popen | None = None
         self._timer: subprocess.Popen | None = None

@@ -5,10 +5,11 @@
 2. command latency near event ~2,000 of one long match, beside near event ~20;
 3. a read-model rebuild of >= 200,000 events with 1 and 2 workers, beside a plain fold;
 4. projection lag under steady load, beside the actions' own latency;
-5. timeout lateness and idle CPU with thousands of running clocks (``bench.clocks``);
-6. 5,000 live spectator streams: a move's delivery, throughput, memory, Redis connections;
-7. a backlog of live catch-ups drained through the lanes by 2 workers, beside 1;
-8. appends acknowledged by a replica (``APPEND_ACK=replica``) beside the master alone, on a cluster.
+5.-6. timeout lateness and idle CPU with thousands of running clocks (``bench.clocks``);
+7. 5,000 live spectator streams: a move's delivery, throughput, memory, Redis connections;
+8. a backlog of live catch-ups drained through the lanes by 2 workers, beside 1;
+9. appends acknowledged by a replica (``APPEND_ACK=replica``) beside the master alone, on a cluster;
+10. the cost of metrics and logs: the full command path with them on, beside ``METRICS=off``.
 
 Every figure is the median of several runs with the min and max. Each section starts its
 own stack (redis-server with AOF everysec, gunicorn, projector workers) on 127.0.0.1 and
@@ -30,10 +31,11 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import catch_up, clocks, durability, lag, long_match, projector, streams, throughput
+from . import catch_up, clocks, durability, lag, long_match, observability, projector, streams, throughput
 from .stats import Figure, table
 
-SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "streams", "catch_up", "durability")
+SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "observability", "streams", "catch_up",
+            "durability")
 
 
 def machine() -> dict[str, Any]:
@@ -59,12 +61,15 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
         "clocks": lambda: clocks.measure(window_s=5.0 if quick else 10.0, runs=1 if quick else 2),
+        "observability": lambda: observability.measure(
+            clients=4, seconds=2.0 if quick else 4.0, runs=2 if quick else 5, warmup=1.0 if quick else 2.0),
         "streams": lambda: streams.measure(viewers=5000, seconds=3.0 if quick else 4.0, runs=2 if quick else 4),
-        "durability": lambda: durability.measure(clients=4, seconds=2.0 if quick else 4.0, runs=3),
         "catch_up": lambda: catch_up.measure(matches=1000 if quick else 2000, runs=2 if quick else 3),
+        "durability": lambda: durability.measure(clients=4, seconds=2.0 if quick else 4.0, runs=3),
     }
     modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
-               "clocks": clocks, "streams": streams, "durability": durability, "catch_up": catch_up}
+               "clocks": clocks, "observability": observability, "streams": streams, "catch_up": catch_up,
+               "durability": durability}
     for name in sections:
         started = time.monotonic()
         print(f"... {name}", file=sys.stderr, flush=True)
@@ -77,16 +82,18 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
 def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
     """The throughput phases carry every latency sample: keep the summaries only."""
     ready = dict(raw)
-    if "throughput" in ready:
-        result = dict(ready["throughput"])
-        for side in ("full", "reference"):
+    for section, sides in (("throughput", ("full", "reference")), ("observability", ("on", "off"))):
+        if section not in ready:
+            continue
+        result = dict(ready[section])
+        for side in sides:
             result[side] = [{
                 "commands": p.commands, "matches": p.matches, "seconds": p.seconds, "drain_s": round(p.drain_s, 2),
                 "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3) for k, v in p.cpu.items()},
                 "redis_calls_per_command": {k: round(v / max(p.commands, 1), 3) for k, v in
                                             sorted(p.redis_calls.items(), key=lambda item: -item[1])},
             } for p in result[side]]
-        ready["throughput"] = result
+        ready[section] = result
     return ready
 
 

@@ -86,6 +86,11 @@ class Config:
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
     append_ack: str = "master"  # "replica": an append answers once a replica has it too (WAIT)
     append_ack_timeout_ms: int = 500  # ... or, past this, 503 NOT_DURABLE
+    metrics: bool = True  # METRICS=off: nothing recorded, no /metrics, no metrics port (the bench's baseline)
+    metrics_port: int = 9101  # a projector worker's or timer's own metrics port (or the next free one); 0: none
+    metrics_dir: Path | None = None  # gunicorn's shared metric files (PROMETHEUS_MULTIPROC_DIR; DATA_DIR/metrics-PORT)
+    log_format: str = "text"  # LOG_FORMAT: text (for people) or json (one object per line)
+    log_level: str = "INFO"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -125,6 +130,21 @@ class Config:
             bot_token=env.get("BOT_TOKEN") or None,
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
             limits=LimitSettings.from_env(env),
-            trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")),
+            trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env),
         )
+
+
+def _observability(env: dict[str, str], data_dir: Path) -> dict:
+    """METRICS, METRICS_PORT, PROMETHEUS_MULTIPROC_DIR, LOG_FORMAT and LOG_LEVEL."""
+    log_format = env.get("LOG_FORMAT", "text").strip().lower()
+    if log_format not in ("text", "json"):
+        raise ValueError("LOG_FORMAT is text or json")
+    return {
+        "metrics": env.get("METRICS", "on").strip().lower() not in ("off", "0", "false", "no"),
+        "metrics_port": int(env.get("METRICS_PORT", "9101")),
+        # One directory per API (its PORT): a second API on the same DATA_DIR empties only its own.
+        "metrics_dir": Path(env.get("PROMETHEUS_MULTIPROC_DIR") or data_dir / f"metrics-{env.get('PORT', '8000')}"),
+        "log_format": log_format,
+        "log_level": env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+    }

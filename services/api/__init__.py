@@ -13,12 +13,13 @@ from shared.connect import connect
 from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
-from shared.queues import catch_up_queue
+from shared.observability import metrics
+from shared.queues import catch_up_queue, rebuild_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import commands, errors, health, history, reading, reference
+from . import commands, errors, health, history, observe, reading, reference
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
 from .context import Services
@@ -52,7 +53,9 @@ def create_app(
         OPENAPI_SWAGGER_UI_PATH=DOCS_PATH,
         OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
+    metrics.configure(config.metrics)
     app.extensions["truc"] = _services(app, config, redis_client, queue_client, clock)
+    observe.install(app, app.extensions["truc"])
     _route(app)
     return app
 
@@ -62,6 +65,7 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     client = redis_client or connect(config.redis_url, max_connections=config.redis_connections)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue = catch_up_queue(queue_redis, config.queue_name)
+    rebuilds = rebuild_queue(queue_redis, config.queue_name)
     lanes = CatchUpRequests(queue, config.catch_up_lanes)
 
     def notify(match_id: str) -> None:
@@ -79,12 +83,13 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=ReadModels(client, subscriber), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
-        bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams),
+        bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams, on_change=metrics.record_stream),
         feeds=live_feeds(client, lambda match_id: latest(matches, match_id), subscriber),
         keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
         limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
         trusted_proxies=config.trusted_proxies,
+        queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
     )
 
 

@@ -7,11 +7,15 @@
   stalls for ``STALLED_CLIENT_SECONDS``): a request is a greenlet, so a live stream or a
   read with ``wait`` costs a little memory, not a thread, and one process holds
   ``WORKER_CONNECTIONS`` connections. Its file-descriptor limit is raised to match.
-- ``timer`` fires the timeouts and lobby expiries that fall due (:mod:`services.api.timer`).
+- ``timer`` fires the timeouts and lobby expiries that fall due (:mod:`services.api.timer`),
+  its metrics on ``METRICS_PORT`` (or the next free port).
+
+Both log as ``LOG_FORMAT`` says (gunicorn's own lines too, through ``gunicorn_config.py``).
+With metrics on, ``serve`` empties the gunicorn processes' metric directory first
+(``PROMETHEUS_MULTIPROC_DIR``, private, under DATA_DIR unless set).
 """
 from __future__ import annotations
 
-import logging
 import os
 import resource
 import sys
@@ -24,6 +28,7 @@ from services.api.timer import Timer, run_forever
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
+from shared.observability import exposition, logs
 
 CONFIG_FILE = Path(__file__).with_name("gunicorn_config.py")
 
@@ -49,15 +54,20 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _timer() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = Config.from_env()
+    logs.setup(config.log_format, config.log_level, service="timer")
     wait_until_reachable(connect(config.redis_url))
+    if config.metrics:
+        exposition.serve(config.host, config.metrics_port)
     ctx = create_app(config).extensions["truc"]
     run_forever(Timer(ctx.matches, ctx.read_models, config.lobby_seconds))
 
 
 def _serve() -> None:
     config = Config.from_env()
+    logs.setup(config.log_format, config.log_level, service="api")
+    if config.metrics:  # gunicorn's processes share it: each writes its values there, /metrics sums them
+        exposition.prepare_multiprocess_dir(config.metrics_dir)
     try:
         token = checked_bot_token(config.bot_token)
     except WeakBotTokenError as weak:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from flask import request
 
+from shared.observability.context import bind
+
 from .context import services
 from .errors import ApiError
 from .players import Player
@@ -29,6 +31,7 @@ def player_of(token: str) -> Player:
     player = services().players.by_token(token)
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
+    bind(player_id=player.id)  # every line logged for the rest of the request names the caller
     return player
 
 

@@ -32,6 +32,7 @@ class Services:
     keep_alive_seconds: float  # a live stream's keep-alive period
     waits: Slots  # how many reads may wait for a version at once: in all, and per client address
     limits: Limiter  # the abuse limits (API.md "Limits")
+    queue_depths: Callable[[], dict[str, int]] = dict  # jobs waiting, by projector queue (for /metrics)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)
 
 

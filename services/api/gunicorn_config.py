@@ -1,4 +1,5 @@
-"""gunicorn's settings file for the API, loaded by path (``-c``): the master imports nothing of the app.
+"""gunicorn's settings file for the API, loaded by path (``-c``): the master imports nothing of the app
+(only ``shared``'s config and log setup: gunicorn's own lines are formatted like the app's).
 
 The worker is gevent's, with one bound added: a client socket that makes no progress for
 ``STALLED_CLIENT_SECONDS`` (default 30) is closed. gunicorn bounds reading a request's
@@ -24,6 +25,9 @@ from typing import Any
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
+from shared.config import Config
+from shared.observability import exposition, logs
+
 STALLED_CLIENT_SECONDS = float(os.environ.get("STALLED_CLIENT_SECONDS") or 30)
 SEND_BUFFER_BYTES = int(os.environ.get("SEND_BUFFER_BYTES") or 0)  # 0: the kernel's autotuning
 
@@ -39,3 +43,12 @@ class BoundedGeventWorker(GeventWorker):
 
 
 worker_class = BoundedGeventWorker
+
+_config = Config.from_env()
+logconfig_dict = logs.gunicorn_dict(_config.log_format, _config.log_level)  # its lines formatted like the app's
+access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(L)s request_id=%({x-request-id}o)s'  # never a query string
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A gone worker's live gauges (open streams) stop counting in ``/metrics``."""
+    exposition.process_dead(worker.pid)

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 
 from shared.config import LimitSettings
 from shared.limits import Counters, Limit, LimitedError, Verdict
+from shared.observability import metrics
 from shared.rules import MatchState, Seat, Status
 
 HOUR_MS = 3_600_000
@@ -89,6 +90,7 @@ class Limiter:
             return None
         verdict = self._counters.take(limit, subject, unit)
         if not verdict.allowed:
+            metrics.record_limit(limit.name)
             raise LimitedError(verdict)
         g.setdefault("limit_verdicts", []).append(verdict)  # its RateLimit headers go on the answer
         return verdict

@@ -14,8 +14,11 @@ from collections.abc import Callable
 
 
 class Slots:
-    def __init__(self, limit: int, per_client: int | None = None) -> None:
+    def __init__(
+        self, limit: int, per_client: int | None = None, on_change: Callable[[bool], None] | None = None,
+    ) -> None:
         self.limit = max(1, limit)
+        self._on_change = on_change  # told True as a slot is taken, False as it is given back (a gauge)
         self.per_client = None if per_client is None else max(1, per_client)
         self._lock = threading.Lock()
         self._open = 0
@@ -35,6 +38,8 @@ class Slots:
                 return None
             self._open += 1
             self._by_client[client] += 1
+        if self._on_change is not None:
+            self._on_change(True)
         given_back = False
 
         def give_back() -> None:
@@ -46,5 +51,7 @@ class Slots:
                     self._by_client[client] -= 1
                     if not self._by_client[client]:
                         del self._by_client[client]
+                    if self._on_change is not None:
+                        self._on_change(False)
 
         return give_back

@@ -14,11 +14,14 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from collections.abc import Callable
 
 import redis
 
 from shared.eventstore.port import system_clock
+from shared.observability import metrics
+from shared.observability.context import bound
 from shared.readmodels import ReadModels
 from shared.readmodels.clocks import Clocks
 from shared.rules import RuleError, deadline
@@ -50,19 +53,27 @@ class Timer:
         return fired + sum(self._expire(match_id, now) for match_id in waiting)
 
     def _time_out(self, match_id: str, now: int) -> int:
-        try:
-            recorded = time_out(self._matches, match_id, now)
-        except (RuleError, ApplicationError):  # not due, or decided meanwhile: index it as it is
-            self._clocks.set(match_id, deadline(latest(self._matches, match_id).state))
-            return 0
-        self._clocks.set(match_id, deadline(recorded.state))  # before the projector: no second look
+        started = time.perf_counter()
+        with bound(match_id=match_id):
+            try:
+                recorded = time_out(self._matches, match_id, now)
+            except (RuleError, ApplicationError) as refusal:  # not due, or decided meanwhile: index it as it is
+                metrics.record_command("timeout", _outcome(refusal), time.perf_counter() - started)
+                self._clocks.set(match_id, deadline(latest(self._matches, match_id).state))
+                return 0
+            self._clocks.set(match_id, deadline(recorded.state))  # before the projector: no second look
+            _fired("timeout", "turn", started)
         return 1
 
     def _expire(self, match_id: str, now: int) -> int:
-        try:
-            expire(self._matches, match_id, now, self._lobby_ms // 1000)
-        except (RuleError, ApplicationError):
-            return 0  # joined, cancelled or not due: the lobby follows once projected
+        started = time.perf_counter()
+        with bound(match_id=match_id):
+            try:
+                expire(self._matches, match_id, now, self._lobby_ms // 1000)
+            except (RuleError, ApplicationError) as refusal:
+                metrics.record_command("expire", _outcome(refusal), time.perf_counter() - started)
+                return 0  # joined, cancelled or not due: the lobby follows once projected
+            _fired("expire", "lobby", started)
         return 1
 
     def seconds_to_next(self) -> float:
@@ -83,6 +94,18 @@ class Timer:
                 log.warning("timer: Redis unavailable (%s); trying again", error)
                 pause = 1.0
             stop.wait(pause)
+
+
+def _outcome(refusal: Exception) -> str:
+    """A refusal as a metric label: the rule's code, or the application error's class."""
+    code = getattr(refusal, "code", None)
+    return metrics.outcome_of(getattr(code, "value", None) or type(refusal).__name__)
+
+
+def _fired(command: str, kind: str, started: float) -> None:
+    metrics.record_command(command, "recorded", time.perf_counter() - started)
+    metrics.record_timeout(kind)
+    log.info("timer: %s recorded", command, extra={"command": command})
 
 
 def run_forever(timer: Timer) -> None:

@@ -6,7 +6,6 @@ is on turn or asked a question, and it acts there (see :mod:`services.bots.playe
 """
 from __future__ import annotations
 
-import logging
 import os
 import random
 
@@ -15,11 +14,12 @@ from services.bots.strategies import STRATEGIES
 from services.client import TrucClient
 from shared.bot import WeakBotTokenError, checked_bot_token
 from shared.config import Config
+from shared.observability import logs
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s bot %(message)s", datefmt="%H:%M:%S")
     config = Config.from_env()
+    logs.setup(config.log_format, config.log_level, service="bot")
     try:
         token = checked_bot_token(os.environ.get("BOT_TOKEN") or None)
     except WeakBotTokenError as weak:

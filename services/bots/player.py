@@ -14,6 +14,7 @@ import time
 from services.bots.strategies import Strategy
 from services.client import ApiError, ServerEvent, TrucClient
 from shared.bot import BOT_PLAYER_ID
+from shared.observability.context import bound
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,8 @@ class BotPlayer:
         """Act on one notice; True if the bot acted. The position moves on only once it is handled."""
         acted = False
         if event.event == "turn" and event.data is not None:
-            acted = self._play(event.data["match_id"], event.data["version"])
+            with bound(match_id=event.data["match_id"]):
+                acted = self._play(event.data["match_id"], event.data["version"])
         elif event.event == "match" and event.data is not None and event.data["status"] != "playing":
             self._acted.pop(event.data["match_id"], None)
         if event.id is not None:

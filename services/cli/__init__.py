@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import click
 
+from shared.config import Config
+from shared.observability import logs
+
 from . import audit, play, rebuild, replay, transfer, unpark
 
 
@@ -25,4 +28,9 @@ truc.add_command(transfer.import_)
 
 
 def main() -> None:
+    try:
+        log_format = Config.from_env().log_format
+    except ValueError:
+        log_format = "text"  # the command itself says what is wrong with the settings
+    logs.setup(log_format, "WARNING", service="cli")  # what the command says is its output; logs are warnings
     truc()

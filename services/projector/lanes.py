@@ -161,17 +161,15 @@ def drain(
                 time.sleep(ctx.linger_seconds)  # woken by a request: let the next ones join it
                 continue
             return caught_up + _give_up(lane, lanes, ctx)
-        moves = _versions(taken.matches, ctx)
-        caught_up += _catch_up_all(taken.matches, ctx)
+        batch, moved = _catch_up_batch(taken.matches, ctx)
+        caught_up += batch
         if taken.catch_ups_waiting or time.monotonic() > deadline:
             if taken.rebuilds_waiting and not taken.catch_ups_waiting:
                 return caught_up + _give_up(lane, lanes, ctx)
             enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
             return caught_up
         if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
-            # The long linger only where it pays: when each match moved several times per batch.
-            rich = _versions(taken.matches, ctx) - moves >= RICH_BATCH * len(taken.matches)
-            time.sleep(ctx.busy_linger_seconds if rich else ctx.linger_seconds)
+            time.sleep(_busy_linger(ctx, moved, len(taken.matches)))
         busy = True
 
 
@@ -185,6 +183,17 @@ def adopt_lanes(queue: Queue) -> None:
 def _give_up(lane: int, lanes: CatchUpLanes, ctx: ProjectorContext) -> int:
     """Disarm the lane and catch up what it still holds; requests from now on queue a new job."""
     return _catch_up_all(lanes.disarm_and_take(lane), ctx)
+
+
+def _catch_up_batch(match_ids: list[str], ctx: ProjectorContext) -> tuple[int, int]:
+    """Catch each match up: how many were, and by how many events they moved (as this worker saw them)."""
+    before = _versions(match_ids, ctx)
+    return _catch_up_all(match_ids, ctx), _versions(match_ids, ctx) - before
+
+
+def _busy_linger(ctx: ProjectorContext, moved: int, matches: int) -> float:
+    """The long linger only where it pays: when the batch's matches moved ``RICH_BATCH`` times or more each."""
+    return ctx.busy_linger_seconds if moved >= RICH_BATCH * matches else ctx.linger_seconds
 
 
 def _versions(match_ids: list[str], ctx: ProjectorContext) -> int:

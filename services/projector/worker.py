@@ -31,6 +31,7 @@ from services.projector.lanes import adopt_lanes
 from services.projector.orphans import rescue_orphans
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
+from shared.observability import exposition, logs
 from shared.queues import catch_up_queue, rebuild_queue
 from shared.readmodels.catching_up import ProjectorContext
 from shared.readmodels.parked import ParkedMatch, ParkedMatches
@@ -152,8 +153,11 @@ def build_worker(
 def main() -> None:
     """Run until SIGTERM/SIGINT (started beside its Redis, it waits for it first), outliving outages."""
     config = Config.from_env()
+    logs.setup(config.log_format, config.log_level, service="projector")
     wait_until_reachable(connect(config.redis_url))
     wait_until_reachable(connect(config.queue_url))
+    if config.metrics:  # catch-up times and outcomes, on this worker's own port (or the next free one)
+        exposition.serve(config.host, config.metrics_port)
     while True:
         worker = build_worker(config)
         try:

@@ -27,6 +27,7 @@ import and inline rebuild.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 
 from shared.config import Config
@@ -36,6 +37,8 @@ from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream
 from shared.keys import validate_match_id
+from shared.observability import metrics
+from shared.observability.context import bound
 from shared.readmodels.parked import TRANSIENT, ParkedMatch, ParkedMatches, Poison, describe, find_poison
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.publishing import publish, publish_live
@@ -82,10 +85,15 @@ def catch_up(match_id: str, context: ProjectorContext) -> int:
     A match holding a poison event is parked, its views stopping just before it; so is one
     whose read models cannot be written, its views left as they were.
     """
-    try:
-        return _catch_up(match_id, context)
-    except Exception as error:
-        return park_if_poisoned(context, match_id, error)
+    started = time.perf_counter()
+    with bound(match_id=match_id):
+        try:
+            version = _catch_up(match_id, context)
+        except Exception as error:
+            metrics.record_catch_up(time.perf_counter() - started, ok=False)
+            return park_if_poisoned(context, match_id, error)
+    metrics.record_catch_up(time.perf_counter() - started, ok=True)
+    return version
 
 
 def _catch_up(match_id: str, context: ProjectorContext) -> int:

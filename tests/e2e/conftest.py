@@ -73,6 +73,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         # The tests register and play far more from 127.0.0.1 than a public server lets one client;
         # test_limits_over_http.py runs an API of its own with the limits on.
         "RATE_LIMITS": "off",
+        # The workers' and the timer's metrics ports start here (each takes the next free one);
+        # JSON log lines, as in production.
+        "METRICS_PORT": str(free_port()), "LOG_FORMAT": "json",
     }
     api = subprocess.Popen(
         [sys.executable, "-m", "services.api"], env=env, cwd=ROOT,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from shared.codec import encode
 from shared.eventstore import AppendToken, ConcurrencyError, NotDurableError, StoredEvent
 from shared.fold import FoldedMatch, fold
+from shared.observability import metrics
 from shared.rules import Event, MatchState, Seat
 
 from .errors import BusyError
@@ -50,6 +51,7 @@ def record(
         if unconfirmed.appended is not None and unconfirmed.appended.ask_catch_up:
             matches.notify(match.match_id)
         raise
+    metrics.record_append(len(appended.events))
     if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
         matches.notify(match.match_id)
     now = fold(match, appended.events, events)  # the events just decided: no decoding them back

@@ -1,0 +1,122 @@
+"""Log lines: one JSON object per line (``LOG_FORMAT=json``) or a line for people (``text``).
+
+Every process (the API and its gunicorn master, the timer, the projector workers, the bot,
+the CLI) calls :func:`setup` once, or, under gunicorn, loads :func:`gunicorn_dict`. Each line
+carries the ids bound in :mod:`.context` (``request_id``, ``match_id``, ``player_id``) and
+the fields a call passes in ``extra``. Secrets never reach a line: a field whose name says
+token, seed, secret, password, cookie or authorization is dropped, and a bearer token or a
+``token=`` in a message or a traceback is masked.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+from typing import Any
+
+import orjson
+
+from .context import current
+
+_SECRET_NAME = re.compile(r"token|seed|secret|password|cookie|authorization", re.IGNORECASE)
+_SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|seed=)[^\s&'\",]+")
+_MASK = r"\1[redacted]"
+_STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
+_ACCESS_FIELDS = {"m": "method", "U": "path", "s": "status", "B": "bytes", "L": "duration_s",
+                  "{x-request-id}o": "request_id"}
+
+
+def scrub(text: str) -> str:
+    """``text`` with bearer tokens and ``token=`` / ``seed=`` values masked."""
+    return _SECRET_TEXT.sub(_MASK, text)
+
+
+def fields_of(record: logging.LogRecord) -> dict[str, Any]:
+    """What a line says about ``record``: the bound ids, its ``extra``, gunicorn's access atoms."""
+    fields = dict(current())
+    fields.update((k, v) for k, v in vars(record).items() if k not in _STANDARD)
+    if record.name == "gunicorn.access" and isinstance(record.args, dict):
+        fields.update((name, record.args.get(atom)) for atom, name in _ACCESS_FIELDS.items())
+    return {k: v for k, v in fields.items() if not _SECRET_NAME.search(k) and v not in (None, "-")}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: ts, level, logger, msg, service, the ids, the fields, exc."""
+
+    def __init__(self, service: str = "") -> None:
+        super().__init__()
+        self.service = service
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "ts": _timestamp(record.created), "level": record.levelname.lower(), "logger": record.name,
+            "msg": scrub(_message(record)),
+        }
+        if self.service:
+            line["service"] = self.service
+        line.update(fields_of(record))
+        if record.exc_info:
+            line["exc"] = scrub(self.formatException(record.exc_info))
+        return orjson.dumps(line, default=str).decode()
+
+
+class TextFormatter(logging.Formatter):
+    """``time level logger message key=value ...``: for people at a terminal."""
+
+    def __init__(self, service: str = "") -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s", "%H:%M:%S")
+        self.service = service
+
+    def format(self, record: logging.LogRecord) -> str:
+        record.message = scrub(_message(record))
+        line = f"{self.formatTime(record, self.datefmt)} {record.levelname} {record.name} {record.message}"
+        fields = fields_of(record)
+        if fields:
+            line += " " + " ".join(f"{key}={value}" for key, value in fields.items())
+        if record.exc_info:
+            line += "\n" + scrub(self.formatException(record.exc_info))
+        return line
+
+
+def formatter(log_format: str, service: str = "") -> logging.Formatter:
+    """The formatter ``LOG_FORMAT`` names (``json``; anything else: text)."""
+    return JsonFormatter(service) if log_format == "json" else TextFormatter(service)
+
+
+def setup(log_format: str, level: str = "INFO", service: str = "", stream: Any = None) -> logging.Handler:
+    """Send every logger's lines through one handler, formatted as ``log_format``; the handler."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(formatter(log_format, service))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    return handler
+
+
+def gunicorn_dict(log_format: str, level: str = "INFO", service: str = "api") -> dict[str, Any]:
+    """gunicorn's ``logconfig_dict``: its error and access logs and the app's, formatted alike."""
+    handler = {"class": "logging.StreamHandler", "formatter": "truc"}
+    return {
+        "version": 1, "disable_existing_loggers": False,
+        "formatters": {"truc": {"()": formatter, "log_format": log_format, "service": service}},
+        "handlers": {"stderr": {**handler, "stream": "ext://sys.stderr"},
+                     "stdout": {**handler, "stream": "ext://sys.stdout"}},
+        "root": {"level": level.upper(), "handlers": ["stderr"]},
+        "loggers": {
+            "gunicorn.error": {"level": level.upper(), "handlers": ["stderr"], "propagate": False},
+            "gunicorn.access": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+        },
+    }
+
+
+def _message(record: logging.LogRecord) -> str:
+    if record.name == "gunicorn.access" and isinstance(record.args, dict):
+        return "request"  # the atoms are fields; the line's own format is for text logs
+    return record.getMessage()
+
+
+def _timestamp(created: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created)) + f".{int(created % 1 * 1000):03d}Z"
