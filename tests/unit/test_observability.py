@@ -35,7 +35,7 @@ def app(fake_redis):
 @pytest.fixture
 def lines():
     stream = io.StringIO()
-    handler = logs.setup("json", "INFO", service="api", stream=stream)
+    handler = logs.setup("json", "DEBUG", service="api", stream=stream)  # a recorded command logs at DEBUG
     yield lambda: [orjson.loads(line) for line in stream.getvalue().splitlines()]
     logging.getLogger().removeHandler(handler)
 
@@ -71,8 +71,8 @@ def test_log_lines_are_json_with_the_request_and_no_token(app, lines):
     logging.getLogger("test").warning("Authorization: Bearer %s token=%s", token, token, extra={"seed": "s3cr3t-seed"})
     output = lines()
     assert output, "nothing was logged"
-    command = next(line for line in output if line.get("request_id") == "req-42")
-    assert command["msg"].startswith("create") and command["player_id"] == alice and command["service"] == "api"
+    command = next(line for line in output if line.get("request_id") == "req-42" and line["msg"].startswith("create"))
+    assert command["level"] == "debug" and command["player_id"] == alice and command["service"] == "api"
     assert next(line for line in output if line.get("request_id") == "r1")["msg"] == "create INVALID_REQUEST"
     text = orjson.dumps(output).decode()
     assert token not in text and "s3cr3t-seed" not in text and created["id"]
