@@ -47,6 +47,7 @@ class LoopbackCluster:
         self.replicas, self.node_timeout_ms, self.appendfsync = replicas, node_timeout_ms, appendfsync
         self.ports: list[int] = []  # every node's; the first ``masters`` start as masters
         self._processes: dict[int, subprocess.Popen[bytes]] = {}
+        self._args: dict[int, list[str]] = {}  # each node's command line, to restart it as it was
 
     @property
     def url(self) -> str:
@@ -76,7 +77,8 @@ class LoopbackCluster:
         args = server_args(port, node_dir, logfile=str(node_dir / "redis.log"), appendfsync=self.appendfsync)
         args += ["--cluster-enabled", "yes", "--cluster-config-file", str(node_dir / "nodes.conf"),
                  "--cluster-node-timeout", str(self.node_timeout_ms)]
-        self._processes[port] = subprocess.Popen([redis_server_binary(), *args])
+        self._args[port] = [redis_server_binary(), *args]
+        self._processes[port] = subprocess.Popen(self._args[port])
         self.ports.append(port)
 
     def client(self) -> RedisCluster:
@@ -93,6 +95,35 @@ class LoopbackCluster:
         process.send_signal(signal.SIGKILL)
         process.wait()
         self.ports.remove(port)
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its port, data dir and ``nodes.conf``: the same node, which
+        rejoins the cluster as it left it or, once its slots went to its promoted replica, as that
+        new master's replica, resynced from it (its own AOF discarded).
+
+        Only after :meth:`promoted` said so: a master restarted before its replica won the failover
+        comes back as the master of its slots with its own AOF, and the replica resyncs from it,
+        dropping what it had acknowledged since.
+        """
+        if port in self._processes:
+            raise RuntimeError(f"node {port} is running")
+        self._processes[port] = subprocess.Popen(self._args[port])
+        self.ports.append(port)
+        self._wait(lambda: _ping(port), f"node {port} restarted")
+
+    def promoted(self, port: int) -> bool:
+        """Whether every live node sees the node on ``port`` as a master serving slots (CLUSTER NODES)."""
+        try:
+            return all(_serves_slots(_cluster_nodes(live), port) for live in self.ports)
+        except redis.RedisError:
+            return False
+
+    def replica_in_sync(self, port: int, master_port: int) -> bool:
+        """Whether the node on ``port`` is a replica of ``master_port`` with its link up (synced)."""
+        with redis.Redis(LOOPBACK, port, decode_responses=True) as node:
+            info = node.info("replication")
+        return (info["role"] == "slave" and int(info.get("master_port", 0)) == master_port
+                and info.get("master_link_status") == "up")
 
     def pause(self, port: int, paused: bool = True) -> None:
         """Stop (SIGSTOP) or resume (SIGCONT) one node: a replica stopped acknowledges nothing."""
@@ -145,6 +176,19 @@ def _role(port: int) -> str:
 def _connected_replicas(port: int) -> int:
     with redis.Redis(LOOPBACK, port, decode_responses=True) as node:
         return int(node.info("replication")["connected_slaves"])
+
+
+def _cluster_nodes(port: int) -> list[list[str]]:
+    with redis.Redis(LOOPBACK, port) as node:
+        text = node.execute_command("CLUSTER", "NODES")
+    text = text.decode() if isinstance(text, bytes) else text
+    return [line.split() for line in text.splitlines() if line.strip()]
+
+
+def _serves_slots(nodes: list[list[str]], port: int) -> bool:
+    """In CLUSTER NODES' lines (id, ip:port@bus, flags, master, ..., slots...): ``port`` a master with slots."""
+    return any(fields[1].split("@")[0].rsplit(":", 1)[-1] == str(port) and "master" in fields[2].split(",")
+               and "fail" not in fields[2].split(",") and len(fields) > 8 for fields in nodes)
 
 
 def _state_ok(port: int) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from redis import RedisError
 
 from services.cli import truc
 from services.cluster import LoopbackCluster
@@ -64,26 +65,29 @@ def test_an_append_no_replica_confirms_is_not_durable_and_its_retry_answers_what
         e["type"] for e in retried.body["events"]]
 
 
-# Two replicas each: once one is promoted, the other follows it at once, so the promoted master
-# has a replica to confirm appends. With one replica each, its matches answer 503 NOT_DURABLE
-# until a replica comes back (the killed node, restarted): that is what APPEND_ACK=replica asks.
-@pytest.mark.parametrize("cluster_stack", [2], indirect=True)
+# One replica each, run as an operator's supervisor would: once the killed master's replica is
+# promoted (every live node's CLUSTER NODES says so; never sooner, or the old master would come
+# back as master with its AOF and its replica resync from it), the killed node is restarted from
+# its own data dir and nodes.conf and rejoins as the promoted master's replica. Until it has synced,
+# the promoted master has no replica to confirm an append: 503 NOT_DURABLE, then answers again.
 def test_a_master_killed_under_load_loses_no_acknowledged_append(
     cluster_stack: tuple[LoopbackCluster, Stack], figures: dict,
 ) -> None:
     cluster, stack = cluster_stack
     load = Load(stack.url, threads=4).start()
     time.sleep(3)
-    victim, killed_at = _kill_busiest_master(cluster, load)
+    victim, victims, killed_at = _kill_busiest_master(cluster, load)
+    promoted, rejoined = _supervise(cluster, victim, killed_at)
     deadline = killed_at + 15
-    while time.monotonic() < deadline and _recovered(load, cluster, victim, killed_at) is None:
+    while time.monotonic() < deadline and _recovered(load, victims, killed_at) is None:
         time.sleep(0.1)
-    time.sleep(2)  # more play on the promoted replica
+    time.sleep(2)  # more play on the promoted replica, confirmed by the restarted node
     load.join()
-    recovered = _recovered(load, cluster, victim, killed_at)
+    recovered = _recovered(load, victims, killed_at)
     client = cluster.client()
     lost = _lost(RedisEventStore(client), load)
-    figures.update(acknowledged=len(load.acked), lost=len(lost), recovered_s=recovered and round(recovered, 2),
+    figures.update(acknowledged=len(load.acked), lost=len(lost), promoted_s=round(promoted, 2),
+                   rejoined_s=round(rejoined, 2), recovered_s=recovered and round(recovered, 2),
                    refused=dict(load.refused))
     assert lost == []
     assert recovered is not None and recovered < RECOVERY_SECONDS, recovered
@@ -93,18 +97,43 @@ def test_a_master_killed_under_load_loses_no_acknowledged_append(
     assert audit.exit_code == 0, audit.output
 
 
-def _kill_busiest_master(cluster: LoopbackCluster, load: Load) -> tuple[set[str], float]:
-    """SIGKILL the master serving most of the matches being played; the matches it served."""
+def _supervise(cluster: LoopbackCluster, victim: tuple[int, int], killed_at: float) -> tuple[float, float]:
+    """Wait for the killed master's replica to be promoted, then restart the killed node and wait
+    for it to be the new master's synced replica; seconds from the kill to each."""
+    port, replica = victim
+    deadline = killed_at + 15
+    while not cluster.promoted(replica):
+        assert time.monotonic() < deadline, f"replica {replica} not promoted within 15 s"
+        time.sleep(0.05)
+    promoted = time.monotonic() - killed_at
+    cluster.restart(port)
+    while not _synced(cluster, port, replica):
+        assert time.monotonic() < deadline, f"node {port} not a synced replica within 15 s"
+        time.sleep(0.05)
+    return promoted, time.monotonic() - killed_at
+
+
+def _synced(cluster: LoopbackCluster, port: int, master_port: int) -> bool:
+    try:
+        return cluster.replica_in_sync(port, master_port)
+    except RedisError:
+        return False
+
+
+def _kill_busiest_master(cluster: LoopbackCluster, load: Load) -> tuple[tuple[int, int], set[str], float]:
+    """SIGKILL the master serving most of the matches being played: its port and its replica's,
+    the matches it served, when."""
     served: dict[int, set[str]] = {}
     for match_id in list(load.match_ids):
         served.setdefault(cluster.master_of(keys.match_events(match_id)), set()).add(match_id)
     playing = set(load.playing.values())
     port = max((p for p in served if p != cluster.ports[0]), key=lambda p: len(served[p] & playing))
+    replica = cluster.replica_of(port)
     cluster.kill(port)
-    return served[port], time.monotonic()
+    return (port, replica), served[port], time.monotonic()
 
 
-def _recovered(load: Load, cluster: LoopbackCluster, victims: set[str], killed_at: float) -> float | None:
+def _recovered(load: Load, victims: set[str], killed_at: float) -> float | None:
     """Seconds from the kill to the first 2xx action on a match the killed master served, sent after it."""
     after = [a.answered_at - killed_at for a in list(load.acked) if a.match_id in victims and a.sent_at > killed_at]
     return min(after, default=None)
