@@ -61,6 +61,7 @@ class Subscriber:
                 self._listen()
             except (redis.RedisError, OSError) as error:
                 log.warning("subscriber lost its Redis (%s); waiters look again on their own", error)
+                _learn_slots_again(self._client)
                 time.sleep(_RECONNECT_SECONDS)
 
     def _listen(self) -> None:
@@ -113,6 +114,16 @@ def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[
         return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
 
     return open_connection
+
+
+def _learn_slots_again(client: Any) -> None:
+    """On a cluster, ask for the slot map anew: the node that served the channel may be gone (a failover)."""
+    nodes = getattr(client, "nodes_manager", None)
+    if nodes is not None:
+        try:
+            nodes.initialize()
+        except (redis.RedisError, OSError) as error:  # the next reconnect asks again
+            log.warning("subscriber could not refresh the cluster's slots (%s)", error)
 
 
 def _text(value: bytes | str) -> str:
