@@ -69,7 +69,7 @@ class Config:
     queue_name: str = "projector"
     catch_up_lanes: int = 0  # catch-up lanes (workers draining at once); 0: as many as live workers
     catch_up_linger_ms: float = 5.0  # a drain waits this long first, batching the appends meanwhile
-    catch_up_busy_linger_ms: float = 20.0  # ... and this long between batches while its lane stays busy
+    catch_up_busy_linger_ms: float = 50.0  # ... and this long between batches of matches that each moved twice or more
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     api_workers: int = 2  # gunicorn processes of the API
     api_threads: int = 8  # sizes the waiting reads' cap (the API's gevent worker has no thread pool)
@@ -117,7 +117,7 @@ class Config:
             sweep_seconds=int(env.get("SWEEP_SECONDS", "30")),
             catch_up_lanes=int(env.get("CATCH_UP_LANES") or 0),
             catch_up_linger_ms=float(env.get("CATCH_UP_LINGER_MS", "5")),
-            catch_up_busy_linger_ms=float(env.get("CATCH_UP_BUSY_LINGER_MS", "20")),
+            catch_up_busy_linger_ms=float(env.get("CATCH_UP_BUSY_LINGER_MS", "50")),
             api_workers=int(env.get("API_WORKERS", "2")),
             api_threads=api_threads,
             access_log=bool(env.get("ACCESS_LOG")),

@@ -11,7 +11,7 @@ waits only while no other job waits for a worker; then it disarms the lane and l
 more (a match added just before that found the lane armed and queued nothing). A lane
 whose requests keep coming while batches are caught up is busy: there the drain lingers
 again between batches, and longer (``busy_linger_seconds``, ``CATCH_UP_BUSY_LINGER_MS``)
-when the last batch found its matches moved ``RICH_BATCH`` times or more each, so each
+when the last batch found its matches moved by ``RICH_BATCH`` events or more each, so each
 catch-up folds more appends where that saves work, and a lane of matches that move once
 per batch keeps its lag short. Under load one job serves a lane for its whole budget; idle,
 each append still gets a job of its own. A drain never keeps a worker another job waits
@@ -47,7 +47,9 @@ _EVERYTHING = 1 << 30  # SPOP with a count past the set's size returns the whole
 BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
 PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
 MIN_WAIT_SECONDS = 0.01
-RICH_BATCH = 2  # events per match a busy lane's batch folds, at least, before its drain lingers the long linger
+# Events per match a busy lane's batch must fold, at least, before its drain lingers the long
+# linger: about two moves (a move records 1.9 events on average: a card, then a trick won...).
+RICH_BATCH = 4
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +194,7 @@ def _catch_up_batch(match_ids: list[str], ctx: ProjectorContext) -> tuple[int, i
 
 
 def _busy_linger(ctx: ProjectorContext, moved: int, matches: int) -> float:
-    """The long linger only where it pays: when the batch's matches moved ``RICH_BATCH`` times or more each."""
+    """The long linger only where it pays: when the batch's matches moved by ``RICH_BATCH`` events or more each."""
     return ctx.busy_linger_seconds if moved >= RICH_BATCH * matches else ctx.linger_seconds
 
 
