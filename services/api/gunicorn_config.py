@@ -22,6 +22,7 @@ import os
 import socket
 from typing import Any
 
+from gunicorn.glogging import Logger
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -44,8 +45,18 @@ class BoundedGeventWorker(GeventWorker):
 
 worker_class = BoundedGeventWorker
 
+class QuietAccessLogger(Logger):
+    """gunicorn's logger, which skips the access line's work altogether unless ACCESS_LOG asks for it
+    (with a ``logconfig_dict`` it would build every line and let the level drop it)."""
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        if _config.access_log:
+            super().access(resp, req, environ, request_time)
+
+
 _config = Config.from_env()
-logconfig_dict = logs.gunicorn_dict(_config.log_format, _config.log_level)  # its lines formatted like the app's
+logger_class = QuietAccessLogger
+logconfig_dict = logs.gunicorn_dict(_config.log_format, _config.log_level, access=_config.access_log)  # as the app's
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(L)s request_id=%({x-request-id}o)s'  # never a query string
 
 

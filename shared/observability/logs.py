@@ -96,8 +96,9 @@ def setup(log_format: str, level: str = "INFO", service: str = "", stream: Any =
     return handler
 
 
-def gunicorn_dict(log_format: str, level: str = "INFO", service: str = "api") -> dict[str, Any]:
-    """gunicorn's ``logconfig_dict``: its error and access logs and the app's, formatted alike."""
+def gunicorn_dict(log_format: str, level: str = "INFO", service: str = "api", access: bool = False) -> dict[str, Any]:
+    """gunicorn's ``logconfig_dict``: its error and access logs and the app's, formatted alike
+    (the access log only if ``access``: a line per request is a cost every request pays)."""
     handler = {"class": "logging.StreamHandler", "formatter": "truc"}
     return {
         "version": 1, "disable_existing_loggers": False,
@@ -107,7 +108,7 @@ def gunicorn_dict(log_format: str, level: str = "INFO", service: str = "api") ->
         "root": {"level": level.upper(), "handlers": ["stderr"]},
         "loggers": {
             "gunicorn.error": {"level": level.upper(), "handlers": ["stderr"], "propagate": False},
-            "gunicorn.access": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+            "gunicorn.access": {"level": "INFO" if access else "WARNING", "handlers": ["stdout"], "propagate": False},
         },
     }
 

@@ -135,3 +135,8 @@ def test_a_malformed_action_is_counted_as_invalid(app, body):
     _, a, _ = _player(client, "erin")
     assert client.post("/matches/abcdefghijklmnop/actions", json=body, headers=a).status_code < 500
     assert any(s.labels.get("command") == "act:invalid" for s in _samples(client) if s.name == "truc_commands_total")
+
+
+def test_gunicorn_writes_an_access_line_per_request_only_when_asked():
+    assert logs.gunicorn_dict("json", "INFO")["loggers"]["gunicorn.access"]["level"] == "WARNING"
+    assert logs.gunicorn_dict("json", "INFO", access=True)["loggers"]["gunicorn.access"]["level"] == "INFO"
