@@ -18,9 +18,21 @@ READERS = ["shared/config.py", "services/api/gunicorn_config.py", "services/stac
 _READ = re.compile(r"""(?:env|environ)(?:\.get\(|\[)\s*["']([A-Z][A-Z0-9_]*)["']""")
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """YAML as compose reads it: a key given twice in one mapping is an error, not the last one winning."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen = [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode) and key.value != "<<"]
+        repeated = {key for key in seen if seen.count(key) > 1}
+        if repeated:
+            raise yaml.constructor.ConstructorError(None, None, f"keys given twice: {sorted(repeated)}",
+                                                    node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 @pytest.fixture(scope="module")
 def compose() -> dict[str, Any]:
-    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return yaml.load((ROOT / "docker-compose.yml").read_text(), Loader=_UniqueKeys)  # noqa: S506 - a safe loader
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +99,7 @@ def test_prometheus_scrapes_the_api_and_every_worker_on_their_ports(
         assert jobs[service].get("metrics_path", "/metrics") == "/metrics"
     for name in ("projector", "timer"):
         assert ports[name] in [str(port) for port in services[name]["expose"]]
+        assert environment(services[name])["HOST"] == "0.0.0.0"  # else its metrics listen on its own loopback only
 
 
 def test_the_lanes_are_not_pinned_so_scaling_the_workers_needs_no_restart(compose: dict[str, Any]) -> None:
