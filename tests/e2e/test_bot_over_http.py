@@ -3,6 +3,7 @@
 The bot lists no matches: its player stream tells it where it is awaited.
 """
 import random
+import time
 
 import orjson
 
@@ -49,9 +50,13 @@ def test_the_bot_is_told_where_it_is_awaited_by_its_player_stream(stack):
     created = stack.http.post("/matches", {"opponent": "bot", "first_dealer": "A"}, token=me.token)  # the bot leads
     assert created.status == 201, created.body
     assert play_against_the_bot(stack, me, created.body)["status"] == "finished"
-    feed = stack.redis.xrange(keys.player_feed(BOT_PLAYER_ID))
-    told = [(fields[b"type"], orjson.loads(fields[b"data"])) for _, fields in feed]
-    mine = [(kind, notice) for kind, notice in told if notice["match_id"] == created.body["id"]]
+    # The views are written before the players' notices (one pipeline later): give the last one a moment.
+    deadline, mine = time.monotonic() + 10, []
+    while time.monotonic() < deadline and not (mine and mine[-1][0] == b"match"):
+        feed = stack.redis.xrange(keys.player_feed(BOT_PLAYER_ID))
+        told = [(fields[b"type"], orjson.loads(fields[b"data"])) for _, fields in feed]
+        mine = [(kind, notice) for kind, notice in told if notice["match_id"] == created.body["id"]]
+        time.sleep(0.05)
     assert mine[0] == (b"turn", {"match_id": created.body["id"], "version": 3, "deadline": mine[0][1]["deadline"]})
     assert mine[-1] == (b"match", {"match_id": created.body["id"], "status": "finished",
                                    "version": mine[-1][1]["version"]})
