@@ -50,7 +50,8 @@ def register_player(body: dict):
         with ctx.limits.registering(client_address()):
             player, token = ctx.players.register(body["name"])
     except NameTakenError:
-        raise ApiError(409, "NAME_TAKEN", "The name {name} is taken.", params={"name": repr(body["name"])}) from None
+        isolated = f"\u2068{body['name']}\u2069"  # FSI ... PDI: a right-to-left name does not reorder the sentence
+        raise ApiError(409, "NAME_TAKEN", "The name {name} is taken.", params={"name": isolated}) from None
     return {"id": player.id, "name": player.name, "token": token}
 
 

@@ -64,3 +64,16 @@ def test_names_registered_before_get_their_look_alike_claims_before_the_api_serv
     _old_player(fake_redis, "p-late", "Eve")
     claim_old_lookalikes(fake_redis)  # the work is marked done: a second start does not do it again
     assert not fake_redis.exists(keys.player_name("eve", looks=True))
+
+
+def test_a_taken_name_is_quoted_isolated_in_the_answer_so_a_right_to_left_name_keeps_the_sentence_whole(fake_redis):
+    from services.api import create_app
+    from shared.config import Config
+
+    app = create_app(Config.from_env({"REDIS_URL": "redis://unused", "RATE_LIMITS": "off"}),
+                     redis_client=fake_redis, queue_client=fake_redis)
+    client = app.test_client()
+    assert client.post("/players", json={"name": "عمران"}).status_code == 201
+    taken = client.post("/players", json={"name": "عمران"})
+    assert taken.status_code == 409 and taken.get_json()["error"] == "NAME_TAKEN"
+    assert "\u2068عمران\u2069" in taken.get_json()["message"]
