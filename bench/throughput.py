@@ -11,9 +11,10 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from shared.config import Config
 from shared.eventstore import RedisEventStore
@@ -31,6 +32,7 @@ _START_DELAY = 1.0  # seconds for every process to connect before the window ope
 # chance, and 4 connections for a whole window often all landed on one process, whose GIL
 # then capped the window at ~1.3 of the 2 cores. Reconnecting averages that out.
 COMMANDS_PER_CONNECTION = 75
+T = TypeVar("T")
 PLANNED_MATCHES = 16  # more than a client plays in one window (~10 in 4 s); more are planned as needed
 
 
@@ -119,18 +121,27 @@ def _redis_calls(stack: Stack) -> dict[str, int]:
     return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items()}
 
 
+def alternated(runs: int, first: Callable[[int], T], second: Callable[[int], T]) -> tuple[list[T], list[T]]:
+    """``runs`` of each side, the side that goes first changing from run to run (runs numbered
+    from 1), so that a drift of the machine's speed favours neither."""
+    firsts: list[T] = []
+    seconds: list[T] = []
+    for n in range(1, runs + 1):
+        pair = [(first, firsts), (second, seconds)]
+        for measure, into in reversed(pair) if n % 2 else pair:
+            into.append(measure(n))
+    return firsts, seconds
+
+
 def measure(clients: int = 4, seconds: float = 8.0, runs: int = 3, warmup: float = 2.0) -> dict[str, Any]:
     """Throughput and latency of the full command path and of the reference, run by run."""
-    full: list[Phase] = []
-    reference: list[Phase] = []
     context = multiprocessing.get_context("fork")
     with Stack(workers=2) as stack, ProcessPoolExecutor(clients, mp_context=context) as pool:
         run_phase(pool, hit_reference, stack, clients, warmup, seed=0)
         run_phase(pool, play_matches, stack, clients, warmup, seed=0)
-        for n in range(runs):
-            order = [(play_matches, full), (hit_reference, reference)]
-            for target, into in order if n % 2 else reversed(order):
-                into.append(run_phase(pool, target, stack, clients, seconds, seed=n + 1))
+        full, reference = alternated(
+            runs, lambda n: run_phase(pool, play_matches, stack, clients, seconds, seed=n),
+            lambda n: run_phase(pool, hit_reference, stack, clients, seconds, seed=n))
     return {"clients": clients, "seconds": seconds, "full": full, "reference": reference}
 
 

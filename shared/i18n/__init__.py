@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from werkzeug.datastructures import LanguageAccept
@@ -88,21 +89,26 @@ def translator(lang: str, domain: str = "messages") -> Translator:
 
 @lru_cache(maxsize=len(LANGUAGES) * len(DOMAINS))
 def _translator(lang: str, domain: str) -> Translator:
-    path = LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
-    if lang == DEFAULT or not path.exists():
+    read = _read(lang, domain)
+    if read is None:
         return Translator(lang, gettext.NullTranslations())
-    return Translator(lang, gettext.GNUTranslations(io.BytesIO(_compiled(path, lang, domain))))
+    compiled = io.BytesIO()
+    write_mo(compiled, read)  # fuzzy entries are left out, as gettext would
+    return Translator(lang, gettext.GNUTranslations(io.BytesIO(compiled.getvalue())))
 
 
 def catalogue(lang: str, domain: str) -> dict[str, Any]:
     """A domain's strings in ``lang`` as plain data (for the browser): message id -> text,
-    or -> list of plural forms, with the plural rule's expression under ``""``."""
-    lang = supported(lang) or DEFAULT
-    path = LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
-    if lang == DEFAULT or not path.exists():
+    or -> list of plural forms, with the plural rule's expression under ``""``. Built once
+    per language and domain; callers only read it."""
+    return _catalogue(supported(lang) or DEFAULT, domain)
+
+
+@lru_cache(maxsize=len(LANGUAGES) * len(DOMAINS))
+def _catalogue(lang: str, domain: str) -> dict[str, Any]:
+    read = _read(lang, domain)
+    if read is None:
         return {"": {"lang": lang, "plural": "n != 1", "dir": direction(lang)}}
-    with path.open("rb") as source:
-        read = read_po(source, locale=lang, domain=domain)
     strings: dict[str, Any] = {"": {"lang": lang, "plural": read.plural_expr, "dir": direction(lang)}}
     for message in read:
         if message.id and message.string and not message.fuzzy:
@@ -111,9 +117,10 @@ def catalogue(lang: str, domain: str) -> dict[str, Any]:
     return strings
 
 
-def _compiled(path: Path, lang: str, domain: str) -> bytes:
+def _read(lang: str, domain: str) -> Catalog | None:
+    """The catalogue file of a supported language, parsed; None for English (the ids) or none kept."""
+    path = LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
+    if lang == DEFAULT or not path.exists():
+        return None
     with path.open("rb") as source:
-        read = read_po(source, locale=lang, domain=domain)
-    compiled = io.BytesIO()
-    write_mo(compiled, read)  # fuzzy entries are left out, as gettext would
-    return compiled.getvalue()
+        return read_po(source, locale=lang, domain=domain)

@@ -227,39 +227,15 @@ def test_a_request_whose_job_cannot_be_queued_leaves_the_lane_disarmed(
     assert lanes.request("m1")  # it arms the lane and queues the job this time
 
 
-def test_a_busy_lane_whose_matches_moved_once_each_lingers_only_the_short_linger(
-    store: RedisEventStore, context: ProjectorContext, one_lane: CatchUpLanes,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    lanes = one_lane
+def _drained_while_requests_keep_coming(
+    store: RedisEventStore, context: ProjectorContext, lanes: CatchUpLanes, monkeypatch: pytest.MonkeyPatch,
+    folded_all_but_the_last: bool,
+) -> list[float]:
+    """Four matches requested one by one, each while the one before is caught up; the drain's naps."""
     first, *later = store_matches(store, 4)
-    for match_id in (first, *later):  # this worker folded each of them up to its last event but one
-        context.cache.put(fold_up_to(store, match_id, store.version(match_id) - 1))
-    context.linger_seconds, context.busy_linger_seconds = 0.001, 0.004
-    naps: list[float] = []
-    monkeypatch.setattr(lanes_module.time, "sleep", naps.append)
-    real_catch_up = lanes_module.catch_up
-
-    def requests_keep_coming(match_id: str, ctx: ProjectorContext) -> int:
-        if later:
-            lanes.request(later.pop(0))
-        return real_catch_up(match_id, ctx)
-
-    monkeypatch.setattr(lanes_module, "catch_up", requests_keep_coming)
-    lanes.request(first)
-    lanes.queue.empty()
-    assert drain(0, lanes, context, patience_seconds=0) == 4
-    # Busy, but each batch moved its match by one event: lingering longer would only add lag.
-    assert naps == [0.001, 0.001, 0.001, 0.001]
-    assert list(store.unprojected()) == []
-
-
-def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
-    store: RedisEventStore, context: ProjectorContext, one_lane: CatchUpLanes,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    lanes = one_lane
-    first, *later = store_matches(store, 4)
+    if folded_all_but_the_last:  # this worker folded each of them up to its last event but one
+        for match_id in (first, *later):
+            context.cache.put(fold_up_to(store, match_id, store.version(match_id) - 1))
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.004
     naps: list[float] = []
     monkeypatch.setattr(lanes_module.time, "sleep", naps.append)
@@ -274,7 +250,24 @@ def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
     lanes.request(first)
     lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context, patience_seconds=0) == 4
+    assert list(store.unprojected()) == []
+    return naps
+
+
+def test_a_busy_lane_whose_matches_moved_once_each_lingers_only_the_short_linger(
+    store: RedisEventStore, context: ProjectorContext, one_lane: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    naps = _drained_while_requests_keep_coming(store, context, one_lane, monkeypatch, folded_all_but_the_last=True)
+    # Busy, but each batch moved its match by one event: lingering longer would only add lag.
+    assert naps == [0.001, 0.001, 0.001, 0.001]
+
+
+def test_a_lane_that_stays_busy_is_drained_in_batches_spaced_by_the_busy_linger(
+    store: RedisEventStore, context: ProjectorContext, one_lane: CatchUpLanes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    naps = _drained_while_requests_keep_coming(store, context, one_lane, monkeypatch, folded_all_but_the_last=False)
     # The start's short linger; the second batch was found at once, and from then on the
     # lane counts as busy: the drain waits the busy linger before each further batch.
     assert naps == [0.001, 0.004, 0.004, 0.004]
-    assert list(store.unprojected()) == []

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import fakeredis
 import redis
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
+from rq.job import Job
 
 from services.projector.worker import build_worker
 from shared.config import Config
@@ -82,14 +83,21 @@ class UnwritableReadModels(ReadModels):
         raise ValueError("views cannot be written")
 
 
-def test_a_failed_job_is_kept_to_be_inspected(
-    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
-) -> None:
+def _catch_up_failing_with(readmodels: type, fake_redis: fakeredis.FakeRedis, store: RedisEventStore,
+                           context: ProjectorContext) -> tuple[str, Queue, Job]:
+    """One stored match, its catch-up job run by a worker whose read models are ``readmodels``."""
     (match_id,) = store_matches(store, 1)
-    process_context.readmodels = UnreachableReadModels(fake_redis)
+    context.readmodels = readmodels(fake_redis)
     queue = catch_up_queue(fake_redis, "projector")
     job = enqueue_catch_up(queue, match_id)
     SimpleWorker([queue], connection=fake_redis).work(burst=True)
+    return match_id, queue, job
+
+
+def test_a_failed_job_is_kept_to_be_inspected(
+    fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
+) -> None:
+    match_id, queue, job = _catch_up_failing_with(UnreachableReadModels, fake_redis, store, process_context)
     assert job.id in queue.failed_job_registry.get_job_ids()
     assert ParkedMatches(fake_redis).get(match_id) is None
 
@@ -97,11 +105,7 @@ def test_a_failed_job_is_kept_to_be_inspected(
 def test_a_job_whose_views_cannot_be_written_parks_its_match(
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, process_context: ProjectorContext,
 ) -> None:
-    (match_id,) = store_matches(store, 1)
-    process_context.readmodels = UnwritableReadModels(fake_redis)
-    queue = catch_up_queue(fake_redis, "projector")
-    job = enqueue_catch_up(queue, match_id)
-    SimpleWorker([queue], connection=fake_redis).work(burst=True)
+    match_id, queue, job = _catch_up_failing_with(UnwritableReadModels, fake_redis, store, process_context)
     assert job.id not in queue.failed_job_registry.get_job_ids()
     parked = ParkedMatches(fake_redis).get(match_id)
     assert parked is not None and "ValueError: views cannot be written" in parked.error
