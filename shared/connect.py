@@ -47,3 +47,15 @@ def wait_until_reachable(client: redis.Redis, timeout: float = 30.0) -> None:
 def is_cluster_client(client: object) -> bool:
     """Whether ``client`` talks to a Redis Cluster (its keys then live in slots)."""
     return isinstance(client, RedisCluster)
+
+
+def learn_slots_again(client: object) -> bool:
+    """On a cluster, ask for the slot map anew (a node may be gone: a failover); True if it was
+    learnt. Off a cluster, nothing to learn. No node answering yet is not an error: ask again later."""
+    if not is_cluster_client(client):
+        return False
+    try:
+        client.nodes_manager.initialize()
+    except (redis.RedisError, OSError):
+        return False
+    return True

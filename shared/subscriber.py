@@ -24,6 +24,8 @@ from typing import Any
 
 import redis
 
+from shared.connect import is_cluster_client, learn_slots_again
+
 CLIENT_NAME = "truc-subscriber"  # the default name CLIENT LIST shows the connection under
 _RECONNECT_SECONDS = 1.0
 _POLL_SECONDS = 1.0  # how long one look for a message blocks (the thread checks it is still wanted)
@@ -61,7 +63,8 @@ class Subscriber:
                 self._listen()
             except (redis.RedisError, OSError) as error:
                 log.warning("subscriber lost its Redis (%s); waiters look again on their own", error)
-                _learn_slots_again(self._client)
+                if is_cluster_client(self._client) and not learn_slots_again(self._client):
+                    log.warning("subscriber could not refresh the cluster's slots; it asks again on its next try")
                 time.sleep(_RECONNECT_SECONDS)
 
     def _listen(self) -> None:
@@ -104,7 +107,7 @@ def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[
 
     On a cluster, the node of ``key``'s slot; a published message reaches every node's subscribers.
     """
-    if hasattr(shared, "get_node_from_key"):  # RedisCluster: the node that serves the key's slot
+    if is_cluster_client(shared):  # the node that serves the key's slot
         shared = shared.get_node_from_key(key).redis_connection
     pool = shared.connection_pool
 
@@ -115,15 +118,6 @@ def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[
 
     return open_connection
 
-
-def _learn_slots_again(client: Any) -> None:
-    """On a cluster, ask for the slot map anew: the node that served the channel may be gone (a failover)."""
-    nodes = getattr(client, "nodes_manager", None)
-    if nodes is not None:
-        try:
-            nodes.initialize()
-        except (redis.RedisError, OSError) as error:  # the next reconnect asks again
-            log.warning("subscriber could not refresh the cluster's slots (%s)", error)
 
 
 def _text(value: bytes | str) -> str:

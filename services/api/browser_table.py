@@ -8,13 +8,9 @@ to the public API only.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Blueprint, Response, render_template, request
 
 from shared import i18n
-
-STATIC = Path(__file__).parent / "static"
 
 blp = Blueprint("table", __name__, template_folder="templates")
 

@@ -20,7 +20,6 @@ class Player:
 
 _CURRENT_TOKEN = "token_hash"  # a configured player's field: the hash of its one valid token
 RESERVED_NAMES = {"bot"}  # the built-in bot's, registered by configuration rather than by a client
-_RESERVED_FORMS = [names.same_name_keys(reserved) for reserved in RESERVED_NAMES]
 
 
 class NameTakenError(Exception):
@@ -37,6 +36,10 @@ def name_claims(name: str) -> list[str]:
     return [keys.player_name(comparison), *(keys.player_name(form, looks=True) for form in lookalikes)]
 
 
+# Every claim of a reserved name: a name holding any of them is taken (its comparison form or a look-alike).
+_RESERVED_CLAIMS = frozenset(claim for reserved in RESERVED_NAMES for claim in name_claims(reserved))
+
+
 class PlayerRegistry:
     def __init__(self, client: Any, known_tokens: TokenCache[Player] | None = None) -> None:
         self._client = client
@@ -48,13 +51,12 @@ class PlayerRegistry:
         # always asks Redis, so a player registered since is found at once, and forged
         # tokens cannot crowd real ones out. Keyed by the token's hash, like Redis.
         self._known_tokens: TokenCache[Player] = TokenCache() if known_tokens is None else known_tokens
-        self._lookalikes_claimed = False  # known done by this process: not asked again
 
     def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (shown once, never stored); the name is kept normalised."""
         name = names.normalise(name)
-        forms = names.same_name_keys(name)
-        if any(forms[0] == reserved[0] or set(forms[1:]) & set(reserved[1:]) for reserved in _RESERVED_FORMS):
+        claims = name_claims(name)
+        if _RESERVED_CLAIMS.intersection(claims):
             raise NameTakenError(name)
         player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
@@ -62,7 +64,6 @@ class PlayerRegistry:
         # One round trip, in this order. The name is claimed last (both of its forms): a lost
         # race undoes the writes before it, and a crash before the claims leaves only a player
         # nobody can name or log in as twice.
-        claims = name_claims(name)
         pipe = self._client.pipeline(transaction=False)
         pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
         pipe.set(keys.player_token(token_hash), player.id)
@@ -101,8 +102,7 @@ class PlayerRegistry:
         the look-alike form), then marks the work done. A name registered meanwhile claims
         both forms itself.
         """
-        if self._lookalikes_claimed or self._client.exists(keys.LOOKALIKES_CLAIMED):
-            self._lookalikes_claimed = True
+        if self._client.exists(keys.LOOKALIKES_CLAIMED):
             return
         for key in self._client.scan_iter(match=keys.NAME_CLAIMS_PATTERN, count=1000):
             player_id = self._client.get(key)
@@ -114,7 +114,6 @@ class PlayerRegistry:
             for claim in claims:
                 self._client.set(claim, player_id, nx=True)
         self._client.set(keys.LOOKALIKES_CLAIMED, 1)
-        self._lookalikes_claimed = True
 
     def seat_token(self, player_id: str, name: str, token: str | None) -> None:
         """Make ``token`` the configured player's only token; None: it has none.

@@ -21,12 +21,11 @@ from redis.exceptions import (
     ConnectionError,
     MovedError,
     NoScriptError,
-    RedisError,
     TimeoutError,
     TryAgainError,
 )
 
-from shared.connect import is_cluster_client
+from shared.connect import is_cluster_client, learn_slots_again
 from shared.eventstore.lua import Script
 
 REDIRECTS = 5  # a refused script wrote nothing: ask the cluster's new map and try again this often
@@ -60,10 +59,10 @@ def run_and_wait(client: Any, script: Script, script_keys: Sequence[str], args: 
         except _NOT_HERE:  # nothing was written: the slot is elsewhere, or not served yet
             if attempt == REDIRECTS - 1:
                 raise
-            _refresh(client)
+            learn_slots_again(client)
             time.sleep(0.05 * (attempt + 1))
         except (ConnectionError, TimeoutError):  # it may have run: the caller decides, not a blind retry
-            _refresh(client)
+            learn_slots_again(client)
             raise
     raise AssertionError("unreachable")
 
@@ -92,10 +91,3 @@ def _node(client: Any, key: str) -> Any:
         return client
     return client.get_redis_connection(client.get_node_from_key(key))
 
-
-def _refresh(client: Any) -> None:
-    if is_cluster_client(client):
-        try:
-            client.nodes_manager.initialize()
-        except RedisError:
-            pass  # no node answers yet: the next request tries again

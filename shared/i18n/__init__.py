@@ -117,6 +117,7 @@ def _catalogue(lang: str, domain: str) -> dict[str, Any]:
     return strings
 
 
+@lru_cache(maxsize=len(LANGUAGES) * len(DOMAINS))
 def _read(lang: str, domain: str) -> Catalog | None:
     """The catalogue file of a supported language, parsed; None for English (the ids) or none kept."""
     path = LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
