@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from shared.codec import decode
 from shared.eventstore.port import EventStore, StoredEvent
@@ -87,6 +88,28 @@ def fold_stream(store: EventStore, folded: FoldedMatch, page_size: int = PAGE_SI
         folded = fold(folded, page)
         if len(page) < page_size:
             return folded
+
+
+class ReadsThen(Protocol):
+    """An event store whose reads can carry one more command of the caller's (``RedisEventStore``)."""
+
+    def read_then(
+        self, match_id: str, after: int, limit: int | None, then: Callable[[Any], Any],
+    ) -> tuple[list[StoredEvent], Any]:
+        """The events after ``after`` and the reply of what ``then`` queued after their read."""
+        ...
+
+
+def fold_stream_then(
+    store: ReadsThen, folded: FoldedMatch, then: Callable[[Any], Any], page_size: int = PAGE_SIZE,
+) -> tuple[FoldedMatch, Any]:
+    """``fold_stream``, and the reply of the command ``then`` queues after each page's read, in
+    its round trip: the reply from after the last page, so read after every event folded."""
+    while True:
+        page, reply = store.read_then(folded.match_id, folded.version, page_size, then)
+        folded = fold(folded, page)
+        if len(page) < page_size:
+            return folded, reply
 
 
 def fold_up_to(store: EventStore, match_id: str, version: int) -> FoldedMatch:

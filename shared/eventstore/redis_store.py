@@ -23,7 +23,7 @@ and is declared in KEYS, so it runs unchanged on Redis Cluster (the scripts live
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from shared import keys
@@ -174,24 +174,36 @@ class RedisEventStore:
         raw = appended if appended is not None else refused
         return None if raw is None else TokenRecord.decode(raw)
 
-    def read(
-        self, match_id: str, after: int = 0, limit: int | None = None
-    ) -> list[StoredEvent]:
+    @property
+    def client(self) -> Any:
+        """The Redis client the streams live on (``read_then`` pipelines on it)."""
+        return self._client
+
+    def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Events with ``version > after``, oldest first, at most ``limit``.
 
         Clears the match's catch-up flag first (see the module docstring).
         """
+        return self.read_then(match_id, after, limit)[0]
+
+    def read_then(
+        self, match_id: str, after: int = 0, limit: int | None = None, then: Callable[[Any], Any] | None = None,
+    ) -> tuple[list[StoredEvent], Any]:
+        """``read``, and the reply of what ``then`` queues on its pipeline after the read: one round
+        trip, run after the read (not on a cluster: another node may run it first)."""
         check_read(after, limit)
-        if limit == 0:
-            return []
-        # Clear the flag, then read (in this order, in one round trip; no transaction is
-        # needed: an append between the two sets the flag again and asks for its own job).
         pipe = self._client.pipeline(transaction=False)
-        pipe.delete(keys.match_catch_up(match_id))
-        # Version n is entry n-0, so "after" maps straight onto an inclusive start ID.
-        pipe.xrange(keys.match_events(match_id), min=f"{after + 1}-0", max="+", count=limit)
-        entries = pipe.execute()[1]
-        return [_to_stored(match_id, entry_id, fields) for entry_id, fields in entries]
+        if limit != 0:
+            # Clear the flag, then read (in this order, in one round trip; no transaction is
+            # needed: an append between the two sets the flag again and asks for its own job).
+            pipe.delete(keys.match_catch_up(match_id))
+            # Version n is entry n-0, so "after" maps straight onto an inclusive start ID.
+            pipe.xrange(keys.match_events(match_id), min=f"{after + 1}-0", max="+", count=limit)
+        if then is not None:
+            then(pipe)
+        replies = pipe.execute() if len(pipe) else []
+        stored = [_to_stored(match_id, entry_id, fields) for entry_id, fields in (replies[1] if limit != 0 else ())]
+        return stored, replies[-1] if then is not None else None
 
     def version(self, match_id: str) -> int:
         """The latest version of the match; 0 if it has no events."""

@@ -18,7 +18,8 @@ a retry (an id no key may hold, a view that cannot be computed): it waits, parke
 the other matches, and the rebuild, go on. A Redis or OS error is raised as it is.
 
 While a rebuild runs (see :mod:`shared.readmodels.generations`), steps 1-4 are done first
-for the generation being built, without clearing the mark, then for the one being served.
+for the generation being built, without clearing the mark, then for the one being served
+(the pointer that says so is read after the events, in the round trip of their last read).
 ``rebuild_batch`` folds matches from version 0 into the new generation only (see
 :mod:`shared.readmodels.rebuild`). The projector's RQ jobs call these; so do the CLI's
 import and inline rebuild.
@@ -31,14 +32,15 @@ import time
 from dataclasses import dataclass, field
 
 from shared.config import Config
-from shared.connect import connect
+from shared.connect import connect, is_cluster_client
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
-from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream
+from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream, fold_stream_then
 from shared.keys import validate_match_id
 from shared.observability import metrics
 from shared.observability.context import bound
+from shared.readmodels.generations import Pointer, pointer_from, queue_pointer_read
 from shared.readmodels.parked import TRANSIENT, ParkedMatch, ParkedMatches, Poison, describe, find_poison
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.publishing import publish, publish_live
@@ -98,14 +100,24 @@ def catch_up(match_id: str, context: ProjectorContext) -> int:
 
 def _catch_up(match_id: str, context: ProjectorContext) -> int:
     start = context.cache.get(match_id) or FoldedMatch(validate_match_id(match_id))
-    projection = fold_stream(context.store, start, context.page_size)
+    projection, pointer = _fold_new(context, start)
     if projection.version == start.version:
         # Nothing new since this process last wrote the match: only make sure no mark
         # is left behind (compare-and-delete, so a newer append's mark survives).
         context.store.mark_projected(match_id, projection.version)
         return projection.version
-    _publish_to(context, projection, None, relist=projection.status is not start.status)
+    _publish_to(context, projection, None, relist=projection.status is not start.status, pointer=pointer)
     return projection.version
+
+
+def _fold_new(context: ProjectorContext, start: FoldedMatch) -> tuple[FoldedMatch, Pointer | None]:
+    """The events after ``start`` folded, and the generation pointer read after them in the same
+    round trip when the store's Redis is the read models' and runs it in order (None: not read)."""
+    store, client = context.store, context.readmodels.client
+    if not isinstance(store, RedisEventStore) or store.client is not client or is_cluster_client(client):
+        return fold_stream(store, start, context.page_size), None
+    projection, reply = fold_stream_then(store, start, queue_pointer_read, context.page_size)
+    return projection, pointer_from(reply)
 
 
 def rebuild_match(
@@ -193,15 +205,17 @@ def _views_version(context: ProjectorContext, match_id: str, generation: int | N
 
 def _publish_to(
     context: ProjectorContext, projection: FoldedMatch, generation: int | None, *, relist: bool = True,
-    replace_same_version: bool = False,
+    replace_same_version: bool = False, pointer: Pointer | None = None,
 ) -> None:
-    """Write into ``generation`` only, or (None) into the live ones and the fold cache.
+    """Write into ``generation`` only, or (None) into the live ones (``pointer``: as read after
+    the fold, see ``publish_live``) and the fold cache.
 
     A failure that is not transient (see ``TRANSIENT``) is raised as :class:`UnpublishableError`.
     """
     try:
         if generation is None:
-            publish_live(context.readmodels, projection, relist=relist, replace_same_version=replace_same_version)
+            publish_live(context.readmodels, projection, relist=relist, replace_same_version=replace_same_version,
+                         pointer=pointer)
         else:
             publish(context.readmodels, projection, relist=relist, replace_same_version=replace_same_version,
                     generation=generation, clear_mark=False)

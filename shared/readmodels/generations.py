@@ -50,7 +50,17 @@ def _int(value: bytes | str | None) -> int | None:
 
 def read_pointer(client: Any) -> Pointer:
     """The whole pointer, in one HMGET."""
-    generation, building, rebuild = client.hmget(keys.READ_MODELS, "generation", "building", "rebuild")
+    return pointer_from(queue_pointer_read(client))
+
+
+def queue_pointer_read(client: Any) -> Any:
+    """Send the pointer's HMGET on ``client`` or queue it on a pipeline; read its reply with ``pointer_from``."""
+    return client.hmget(keys.READ_MODELS, "generation", "building", "rebuild")
+
+
+def pointer_from(reply: list[bytes | str | None]) -> Pointer:
+    """The pointer from the reply of ``queue_pointer_read``."""
+    generation, building, rebuild = reply
     return Pointer(_int(generation) or 0, _int(building), _text(rebuild))
 
 

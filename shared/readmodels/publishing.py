@@ -6,6 +6,7 @@ from shared import keys
 from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
 from shared.readmodels.clocks import Clocks
+from shared.readmodels.generations import Pointer
 from shared.readmodels.player_feeds import PlayerFeeds, status_of
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.served import ReadModels
@@ -14,17 +15,20 @@ from shared.rules import deadline
 
 def publish_live(
     readmodels: ReadModels, projection: FoldedMatch, *, relist: bool, replace_same_version: bool = False,
+    pointer: Pointer | None = None,
 ) -> None:
     """Write the projection to the generation reads use and, during a rebuild, the one being built.
 
-    The pointer is read after folding: a rebuild that starts later enqueues its jobs
-    later, and they fold these events themselves. The generation being built is written
-    first and never clears the mark, so the mark is cleared only once the generation
-    being served holds the events, and a served view is never newer than the one that is
-    about to replace it. It is always relisted: its lobby may not list the match yet.
-    The players' feeds are told of what the served write changed, after it (``player_feeds``).
+    The pointer is read after the events were read: a rebuild that starts later enqueues
+    its jobs later, and they fold these events themselves. ``pointer``: as the caller read
+    it so (a catch-up, in the round trip of the events' last read); None: read here. The
+    generation being built is written first and never clears the mark, so the mark is
+    cleared only once the generation being served holds the events, and a served view is
+    never newer than the one that is about to replace it. It is always relisted: its lobby
+    may not list the match yet. The players' feeds are told of what the served write
+    changed, after it (``player_feeds``).
     """
-    pointer = readmodels.pointer()
+    pointer = readmodels.pointer() if pointer is None else pointer
     models = read_models_of(projection)  # once, for both generations
     if pointer.building is not None:
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,

@@ -55,3 +55,13 @@ def test_the_match_service_asks_only_when_the_store_says_so(fake_redis) -> None:
     other = bob if on_turn is alice else alice
     act(service, match_id, other, {"type": "accept"})
     assert notified == [match_id] * 3
+
+
+def test_a_read_can_carry_one_more_command_sent_after_it(store: RedisEventStore) -> None:
+    store.append("m1", [EVENT, EVENT, EVENT], 0)
+    store.client.set("other", "x")
+    events, reply = store.read_then("m1", after=1, limit=5, then=lambda pipe: pipe.get("other"))
+    assert (events, reply) == (store.read("m1", after=1), b"x")
+    assert store.append_events("m1", [EVENT], 3).ask_catch_up  # it cleared the flag, as a read does
+    assert store.read_then("m1", after=0, limit=0, then=lambda pipe: pipe.get("other")) == ([], b"x")
+    assert not store.append_events("m1", [EVENT], 4).ask_catch_up  # reading nothing clears nothing
