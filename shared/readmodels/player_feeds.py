@@ -32,7 +32,7 @@ from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore.schema import iso_from_ms
 from shared.fold import FoldedMatch
-from shared.readmodels.served import GenerationModels, ReadModels
+from shared.readmodels.served import ReadModels
 from shared.rules import deadline, owes
 
 MAXLEN = 200  # notices kept per player (XADD MAXLEN ~: trimmed a macro node at a time)
@@ -140,12 +140,6 @@ def awaiting_turns(readmodels: ReadModels, player_id: str) -> Iterator[dict[str,
         if len(match_ids) < SCAN_PAGE:
             return
         start += SCAN_PAGE
-
-
-def status_of(served: GenerationModels, match_id: str) -> str | None:
-    """The match's status in ``served`` (None: not projected there yet): read before a write."""
-    summary = served.summary(match_id)
-    return None if summary is None else summary["status"]
 
 
 def _status_notices(projection: FoldedMatch) -> list[tuple[str, str, dict[str, Any]]]:

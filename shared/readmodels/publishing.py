@@ -7,7 +7,7 @@ from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
 from shared.readmodels.clocks import Clocks
 from shared.readmodels.generations import Pointer
-from shared.readmodels.player_feeds import PlayerFeeds, status_of
+from shared.readmodels.player_feeds import PlayerFeeds
 from shared.readmodels.projection import MatchReadModels, read_models_of
 from shared.readmodels.served import ReadModels
 from shared.rules import deadline
@@ -33,11 +33,11 @@ def publish_live(
     if pointer.building is not None:
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
                generation=pointer.building, clear_mark=False)
-    was = status_of(readmodels.at(pointer.generation), projection.match_id) if relist else None
     after = readmodels.client.pipeline(transaction=False)  # the feeds and the timer's index: one round trip
     feeds, to_wake = PlayerFeeds(readmodels.client), []
-    if _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
-              generation=pointer.generation, clear_mark=True):  # not an older fold than the one served
+    wrote, was = _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
+                        generation=pointer.generation, clear_mark=True)
+    if wrote:  # not an older fold than the one served
         to_wake = feeds.tell(projection, status_changed=relist and was != models.summary["status"], into=after)
     Clocks(readmodels.client).set(projection.match_id, deadline(projection.state), into=after)  # the timer's index
     after.execute()
@@ -56,14 +56,15 @@ def publish(
     """
     generation = readmodels.generation() if generation is None else generation
     return _write(readmodels, projection, read_models_of(projection), relist=relist,
-                  replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark)
+                  replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark)[0]
 
 
 def _write(
     readmodels: ReadModels, projection: FoldedMatch, models: MatchReadModels, *, relist: bool,
     replace_same_version: bool, generation: int, clear_mark: bool,
-) -> bool:
-    """``publish`` with the read models already computed and the generation resolved."""
+) -> tuple[bool, str | None]:
+    """``publish`` with the read models already computed and the generation resolved; and with
+    ``relist``, the status the stored summary held before (read as the match is placed; None: none)."""
     match_id, created_at = projection.match_id, projection.created_at or 0
     _check_ids(match_id, models)
     for result in models.results:
@@ -71,16 +72,18 @@ def _write(
             match_id, result.player_id, result.name, result.won,
             result.rounds_won, result.points_for, result.points_against, generation=generation,
         )
+    was = None
     if relist:
         players = [seat["id"] for seat in models.summary["players"].values() if seat]
-        readmodels.place_in_lobby(match_id, models.summary["status"], created_at, players, generation=generation)
+        was = readmodels.place_in_lobby(match_id, models.summary["status"], created_at, players,
+                                        generation=generation, read_status=True)
     wrote = readmodels.write_match(
         match_id, models.version, models.views, models.summary,
         replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark,
     )
-    if relist:
-        readmodels.settle_lobby(match_id, created_at, generation=generation)
-    return wrote
+    if relist:  # what it wrote is the stored summary, unless a newer one was there or came since
+        readmodels.settle_lobby(match_id, created_at, generation=generation, written=models.summary if wrote else None)
+    return wrote, was
 
 
 def _check_ids(match_id: str, models: MatchReadModels) -> None:

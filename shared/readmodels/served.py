@@ -24,6 +24,8 @@ from shared.readmodels.generations import Pointer, current_generation, read_poin
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
+_GENERATIONS_KEPT = 8  # generations whose read models are kept built
+
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
 
 
@@ -39,6 +41,7 @@ class ReadModels:
     def __init__(self, client: Any, subscriber: Subscriber | None = None) -> None:
         self._client = client
         self._changes = ViewChanges(subscriber or Subscriber(client))  # listens only once someone waits
+        self._generations: dict[int, GenerationModels] = {}  # built once each: every call used to
 
     @property
     def client(self) -> Any:
@@ -55,7 +58,12 @@ class ReadModels:
 
     def at(self, generation: int) -> GenerationModels:
         """The read models of ``generation``, whichever one reads use."""
-        return GenerationModels(self._client, generation)
+        models = self._generations.get(generation)
+        if models is None:  # a few generations a process's life; two threads may both build one
+            if len(self._generations) >= _GENERATIONS_KEPT:
+                self._generations.clear()
+            models = self._generations[generation] = GenerationModels(self._client, generation)
+        return models
 
     def _served(self) -> GenerationModels:
         return self.at(self.generation())
@@ -129,14 +137,18 @@ class ReadModels:
 
     def place_in_lobby(
         self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (), *,
-        generation: int | None = None,
-    ) -> None:
-        """List the match under ``status`` only, in the lobby and its players' lists (idempotent)."""
-        self._target(generation).place_in_lobby(match_id, status, created_at_ms, player_ids)
+        generation: int | None = None, read_status: bool = False,
+    ) -> str | None:
+        """List the match under ``status`` only, in the lobby and its players' lists (idempotent);
+        with ``read_status``, the status its stored summary holds (see ``GenerationModels``)."""
+        return self._target(generation).place_in_lobby(match_id, status, created_at_ms, player_ids, read_status)
 
-    def settle_lobby(self, match_id: str, created_at_ms: int, *, generation: int | None = None) -> None:
+    def settle_lobby(
+        self, match_id: str, created_at_ms: int, *, generation: int | None = None,
+        written: Mapping[str, Any] | None = None,
+    ) -> None:
         """List the match under the status of its stored summary (see ``GenerationModels``)."""
-        self._target(generation).settle_lobby(match_id, created_at_ms)
+        self._target(generation).settle_lobby(match_id, created_at_ms, written)
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,

@@ -151,9 +151,13 @@ class GenerationModels:
 
     # --- lobby -------------------------------------------------------------------
 
-    def place_in_lobby(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = ()) -> None:
-        """List the match under ``status`` only, in the lobby and in each player's list (idempotent)."""
-        self._place(match_id, status, created_at_ms, player_ids)
+    def place_in_lobby(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (),
+                       read_status: bool = False) -> str | None:
+        """List the match under ``status`` only, in the lobby and in each player's list (idempotent).
+
+        ``read_status``: also the status of the stored summary (None: none), in the same round trip."""
+        raw = self._place(match_id, status, created_at_ms, player_ids, then_read=read_status)
+        return None if raw is None else orjson.loads(raw)["status"]
 
     def _place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str],
                then_read: bool = False) -> bytes | None:
@@ -172,13 +176,14 @@ class GenerationModels:
         replies = pipe.execute()
         return replies[-1] if then_read else None
 
-    def settle_lobby(self, match_id: str, created_at_ms: int) -> None:
+    def settle_lobby(self, match_id: str, created_at_ms: int, written: Mapping[str, Any] | None = None) -> None:
         """List the match under the status of its stored summary, until that is seen to hold.
 
         Run after writing the views: a slower worker may have listed the match under an
         older status in between, and the last placement must follow the last summary.
+        ``written``: the summary the caller has just stored, if it did: placed without reading it first.
         """
-        summary = self.summary(match_id)
+        summary = self.summary(match_id) if written is None else written
         for _ in range(_MAX_SETTLE_ATTEMPTS):
             if summary is None:
                 return

@@ -145,6 +145,22 @@ def test_settling_the_lobby_follows_the_stored_summary(readmodels: ReadModels) -
     assert readmodels.lobby("playing") == []
 
 
+def test_settling_from_the_summary_just_written_still_follows_a_newer_stored_one(
+    fake_redis: fakeredis.FakeRedis, readmodels: ReadModels,
+) -> None:
+    readmodels.write_match("m1", 5, views_of(5), summary_of("m1", "finished", 5))  # a faster worker's
+    readmodels.settle_lobby("m1", 1000, written=summary_of("m1", "playing", 4))  # what this one wrote before
+    assert fake_redis.zrange(keys.lobby("finished"), 0, -1) == [b"m1"]
+    assert fake_redis.zrange(keys.lobby("playing"), 0, -1) == []
+
+
+def test_placing_a_match_can_read_the_status_its_stored_summary_holds(readmodels: ReadModels) -> None:
+    assert readmodels.place_in_lobby("m1", "waiting", 1000, read_status=True) is None  # no views yet
+    readmodels.write_match("m1", 3, views_of(3), summary_of("m1", "playing", 3))
+    assert readmodels.place_in_lobby("m1", "finished", 1000, read_status=True) == "playing"
+    assert readmodels.place_in_lobby("m1", "finished", 1000) is None
+
+
 def test_lag_counts_the_events_appended_but_not_projected(
     store: RedisEventStore, readmodels: ReadModels,
 ) -> None:
