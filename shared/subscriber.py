@@ -53,7 +53,7 @@ class Subscriber:
         self._line: _Line | None = None  # the running subscriber's connection
 
     def on(self, channel: str, wake: Wake, wanted: Callable[[], bool]) -> None:
-        """Hand the ids published on ``channel`` to ``wake`` (subscribed from the next look, if running)."""
+        """Hand the ids published on ``channel`` to ``wake``, subscribed while ``wanted()`` (see :meth:`start`)."""
         with self._lock:
             self._channels[channel] = (wake, wanted)
 
