@@ -5,18 +5,23 @@ notices told) and its reads that wait for a version (views written). Each part r
 its channel with :meth:`Subscriber.on`, a ``wake`` that takes the id published (None:
 look again, whatever it concerns), and a ``wanted`` that says whether it has anyone
 waiting now. The thread starts on :meth:`Subscriber.start` (the first waiter: building
-the process does no I/O), listens to every registered channel, and stands down once no
-part wants it (within a poll, about a second).
+the process does no I/O) and stands down once no part wants it (within a poll, about a
+second).
 
-Every subscriber hears every message of its channels (a few global channels, not one per
-match): a short message per write per process, against SUBSCRIBE/UNSUBSCRIBE per match
-as waiters come and go. A message lost while the subscriber reconnects is not lost for
-long: on subscribing it wakes every part with None, and each part looks again on its own
-from time to time.
+It subscribes only the channels whose part wants them: a part's first waiter subscribes
+its channel at once (its ``start``), and a channel nobody wants any more is unsubscribed
+at the next poll. Every message costs each subscribed process its parsing, so open
+streams do not make every process parse every view written and notice told as well.
+On a subscribed channel the subscriber hears every message (a few global channels, not
+one per match): a short message per write per process, against SUBSCRIBE/UNSUBSCRIBE
+per match as waiters come and go. A message lost while the subscriber reconnects is not
+lost for long: once a channel's subscription is confirmed its part is woken with None,
+and each part looks again on its own from time to time.
 """
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +34,7 @@ from shared.connect import is_cluster_client, learn_slots_again
 CLIENT_NAME = "truc-subscriber"  # the default name CLIENT LIST shows the connection under
 _RECONNECT_SECONDS = 1.0
 _POLL_SECONDS = 1.0  # how long one look for a message blocks (the thread checks it is still wanted)
+_PING_SECONDS = 30.0  # the subscriber's own health check (its connection's, redis-py's, is off: see next_reply)
 
 log = logging.getLogger(__name__)
 
@@ -44,18 +50,29 @@ class Subscriber:
         self._lock = threading.Lock()
         self._channels: dict[str, tuple[Wake, Callable[[], bool]]] = {}
         self._thread: threading.Thread | None = None
+        self._line: _Line | None = None  # the running subscriber's connection
 
     def on(self, channel: str, wake: Wake, wanted: Callable[[], bool]) -> None:
-        """Hand the ids published on ``channel`` to ``wake`` (subscribed from the next look, if running)."""
+        """Hand the ids published on ``channel`` to ``wake``, subscribed while ``wanted()`` (see :meth:`start`)."""
         with self._lock:
             self._channels[channel] = (wake, wanted)
 
     def start(self) -> None:
-        """Start the subscriber unless it runs (a part that now has a waiter calls it)."""
+        """Start the subscriber unless it runs (a part that now has a waiter calls it, having counted the waiter).
+
+        If it runs, the channels wanted now and not yet subscribed are subscribed at once.
+        """
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="subscriber", daemon=True)
                 self._thread.start()
+                return
+            line = self._line
+        if line is not None:
+            try:
+                line.follow(self._wanted, drop=False)
+            except (redis.RedisError, OSError):
+                pass  # the subscriber's next look fails too: it reconnects and subscribes what is wanted then
 
     def _run(self) -> None:
         while self._still_needed():
@@ -69,27 +86,38 @@ class Subscriber:
 
     def _listen(self) -> None:
         client = own_connection_opener(self._client, next(iter(self._channels)), self._name)(_POLL_SECONDS + 5)
-        subscription = client.pubsub(ignore_subscribe_messages=True)
-        subscribed: set[str] = set()
+        line = _Line(client.pubsub(push_handler_func=_as_is))  # RESP3's default handler logs each message
+        with self._lock:
+            self._line = line
         try:
             while self._still_needed():
-                self._subscribe_new(subscription, subscribed)
-                message = subscription.get_message(timeout=_POLL_SECONDS)
-                if message is not None and message["type"] == "message":
-                    self._channels[_text(message["channel"])][0](_text(message["data"]))
+                line.follow(self._wanted, drop=True)
+                line.keep_alive()
+                self._hear(line, _POLL_SECONDS)
         finally:
-            subscription.close()
+            with self._lock:
+                if self._line is line:
+                    self._line = None
+            line.subscription.close()
             client.close()
 
-    def _subscribe_new(self, subscription: Any, subscribed: set[str]) -> None:
-        """Subscribe to the channels registered since the last look, then wake their parts."""
-        with self._lock:
-            new = {channel: wake for channel, (wake, _) in self._channels.items() if channel not in subscribed}
-        if new:
-            subscription.subscribe(*new)
-            subscribed.update(new)
-            for wake in new.values():
-                wake(None)  # whatever was published before we listened
+    def _hear(self, line: _Line, seconds: float) -> None:
+        """Hand each message heard for ``seconds`` to its channel's part (a subscription confirmed: None)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            reply = line.next_reply(left)
+            if reply is None:
+                continue
+            kind, channel, data = reply
+            part = self._channels.get(channel) if channel is not None else None
+            if part is not None and kind == "message":
+                part[0](data)
+            elif part is not None and kind == "subscribe":
+                part[0](None)  # whatever was published before we listened
+
+    def _wanted(self) -> set[str]:
+        """The channels whose part has someone waiting now."""
+        return {channel for channel, (_, wanted) in list(self._channels.items()) if wanted()}
 
     def _still_needed(self) -> bool:
         """True while some part wants it and this thread is the subscriber; else it stands down."""
@@ -102,6 +130,56 @@ class Subscriber:
             return False
 
 
+class _Line:
+    """The subscriber's connection, subscribed to the channels wanted (by the subscriber's thread, or by a
+    part that has a new waiter, at once: a message of its channel published after that reaches it)."""
+
+    def __init__(self, subscription: Any) -> None:
+        self.subscription = subscription
+        self._lock = threading.Lock()
+        self._subscribed: set[str] = set()
+        self._pinged = time.monotonic()
+
+    def next_reply(self, timeout: float) -> tuple[str, str | None, str | None] | None:
+        """The next reply within ``timeout`` as (kind, channel, data), else None.
+
+        A message is read straight off the connection, with the socket's own timeout (not a
+        poll of the socket, then a look whether it closed, then the read: most of redis-py's
+        ``get_message``); the rest (confirmations, pongs) goes through redis-py's bookkeeping.
+        """
+        connection = self.subscription.connection
+        if not _reads_with_timeout(connection):
+            message = self.subscription.get_message(timeout=timeout)
+            return None if message is None else (message["type"], _text_or_none(message["channel"]),
+                                                 _text_or_none(message["data"]))
+        try:
+            reply = connection.read_response(disconnect_on_error=False, push_request=True, timeout=timeout)
+        except redis.TimeoutError:
+            return None
+        if isinstance(reply, list) and len(reply) == 3 and reply[0] in (b"message", "message"):
+            return "message", _text(reply[1]), _text(reply[2])
+        message = self.subscription.handle_message(reply)
+        return None if message is None else (message["type"], _text_or_none(message["channel"]), None)
+
+    def keep_alive(self) -> None:
+        """A PING every ``_PING_SECONDS`` while subscribed: a connection gone silently fails a write."""
+        if self._subscribed and time.monotonic() - self._pinged >= _PING_SECONDS:
+            self._pinged = time.monotonic()
+            self.subscription.ping()
+
+    def follow(self, wanted: Callable[[], set[str]], drop: bool) -> None:
+        """Subscribe the channels ``wanted()`` now (asked under the lock); with ``drop``, unsubscribe the others."""
+        with self._lock:
+            channels = wanted()
+            new, old = channels - self._subscribed, (self._subscribed - channels if drop else set())
+            if new:
+                self.subscription.subscribe(*sorted(new))
+                self._subscribed |= new
+            if old:
+                self.subscription.unsubscribe(*sorted(old))
+                self._subscribed -= old
+
+
 def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[float], redis.Redis]:
     """Opens a client of its own, named ``client_name``, on the Redis that serves ``key``.
 
@@ -112,13 +190,26 @@ def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[
     pool = shared.connection_pool
 
     def open_connection(read_timeout: float) -> redis.Redis:
-        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name}
+        settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name,
+                    "health_check_interval": 0}  # a check would read a reply on its own, beside the subscriber
         own_pool = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **settings)
         return redis.Redis.from_pool(own_pool)  # closing the client closes its pool and connection
 
     return open_connection
 
 
-
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _text_or_none(value: bytes | str | None) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _reads_with_timeout(connection: Any) -> bool:
+    """Whether ``connection`` reads off a socket (a read times out; not a fake server's queue)."""
+    return isinstance(getattr(connection, "_sock", None), socket.socket)
+
+
+def _as_is(reply: Any) -> Any:
+    return reply

@@ -11,9 +11,10 @@ topic's lock, then find it fresh), and each audience's message is rendered once
 (``services.api.feeds``).
 
 The subscriber runs while some stream watches or some read waits (it stands down a
-second after the last one ends). Every subscriber hears every append (one global
-channel, like the views' channel): a short message per append per API process, against
-SUBSCRIBE/UNSUBSCRIBE per match as viewers come and go. A message lost while the
+second after the last one ends), and hears the appends while some stream of its process
+watches a match (the notices told, while one watches a player). Then it hears every
+append (one global channel, like the views' channel): a short message per append per
+API process, against SUBSCRIBE/UNSUBSCRIBE per match as viewers come and go. A message lost while the
 subscriber reconnects is not lost for long: on subscribing it marks every topic stale,
 and a topic not read for a keep-alive period is read again at the next keep-alive (one
 read per topic, not per viewer).
