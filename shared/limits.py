@@ -106,7 +106,9 @@ class Counters:
         allowed, held, when = TAKE(self._client, [keys.limit(limit.name, subject)],
                                    [now, limit.count, unit, now + limit.hold_ms])
         remaining = max(0, limit.count - int(held)) if allowed else 0
-        return Verdict(limit, subject, bool(allowed), remaining, max(0, int(float(when)) - now), unit)
+        # Within hold_ms: a concurrent take that read the clock after this one may have run first.
+        reset_ms = min(limit.hold_ms, max(0, int(float(when)) - now))
+        return Verdict(limit, subject, bool(allowed), remaining, reset_ms, unit)
 
     def renew(self, verdict: Verdict) -> None:
         """Hold ``verdict``'s unit another ``hold_ms`` from now (a lease whose holder is alive)."""

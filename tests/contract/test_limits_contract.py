@@ -62,6 +62,17 @@ def test_a_subject_holds_count_units_then_is_refused_until_the_oldest_lapses(cou
     assert not counters.take(THREE_A_SECOND, "p1").allowed  # at most 3 in any second: a sliding log
 
 
+def test_a_take_that_read_the_clock_before_a_concurrent_one_is_told_at_most_the_hold(counters, clock) -> None:
+    """Requests read the clock, then run their script: the later script may carry the earlier time."""
+    per_hour = Limit("registrations", 1, 3_600_000)
+    clock.now = START + 5
+    assert counters.take(per_hour, "203.0.113.9").allowed
+    clock.now = START  # read before the take above, run after it
+    refused = counters.take(per_hour, "203.0.113.9")
+    assert not refused.allowed
+    assert refused.reset_ms == 3_600_000 and refused.reset_seconds == 3600  # never past the hour itself
+
+
 def test_a_refused_take_holds_nothing(counters, clock) -> None:
     for _ in range(3):
         counters.take(THREE_A_SECOND, "p1")
