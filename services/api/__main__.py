@@ -87,8 +87,6 @@ def _serve() -> None:
         "--keep-alive", "5",  # an idle keep-alive connection is closed after this long
     ]
     _raise_open_files(config.worker_connections + 1000)
-    if config.access_log:
-        args += ["--access-logfile", "-"]
     os.execv(sys.executable, args)
 
 

@@ -23,13 +23,18 @@ class Script:
         self.source = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()
 
+    def attempts(self) -> tuple[tuple[str, str], ...]:
+        """(command, body) pairs to send in turn: by SHA, then, on NOSCRIPT (first use on this
+        node, or after SCRIPT FLUSH or a failover), the source, which loads it."""
+        return (("EVALSHA", self.sha), ("EVAL", self.source))
+
     def __call__(self, client: Any, script_keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the script on ``client`` with ``script_keys`` as KEYS and ``args`` as ARGV."""
+        (by_sha, sha), (by_source, source) = self.attempts()
         try:
-            return client.execute_command("EVALSHA", self.sha, len(script_keys), *script_keys, *args)
+            return client.execute_command(by_sha, sha, len(script_keys), *script_keys, *args)
         except NoScriptError:
-            # First use on this node (or after SCRIPT FLUSH / failover): EVAL loads it.
-            return client.execute_command("EVAL", self.source, len(script_keys), *script_keys, *args)
+            return client.execute_command(by_source, source, len(script_keys), *script_keys, *args)
 
 
 # KEYS[1] events stream, KEYS[2] unprojected mark, KEYS[3] append tokens (a hash),
