@@ -15,7 +15,7 @@ from services.embedded_redis import free_port
 
 from .stack import Stack
 from .stats import Figure, Spread, percentile
-from .throughput import alternated, play_matches, run_phase
+from .throughput import compared, play_matches
 
 ON = {"METRICS": "on", "LOG_FORMAT": "json", "LOG_LEVEL": "INFO"}
 OFF = {"METRICS": "off", "LOG_FORMAT": "json", "LOG_LEVEL": "WARNING"}
@@ -25,11 +25,7 @@ def measure(clients: int = 4, seconds: float = 3.0, runs: int = 3, warmup: float
     context = multiprocessing.get_context("fork")
     with (Stack(workers=2, env={**ON, "METRICS_PORT": str(free_port())}) as with_them,
           Stack(workers=2, env=OFF) as without, ProcessPoolExecutor(clients, mp_context=context) as pool):
-        for stack in (with_them, without):
-            run_phase(pool, play_matches, stack, clients, warmup, seed=0)
-        on, off = alternated(
-            runs, lambda n: run_phase(pool, play_matches, with_them, clients, seconds, seed=n),
-            lambda n: run_phase(pool, play_matches, without, clients, seconds, seed=n))
+        on, off = compared(pool, clients, seconds, runs, warmup, (play_matches, with_them), (play_matches, without))
     return {"clients": clients, "seconds": seconds, "on": on, "off": off}
 
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from shared.config import Config
 from shared.eventstore import RedisEventStore
@@ -32,7 +32,6 @@ _START_DELAY = 1.0  # seconds for every process to connect before the window ope
 # chance, and 4 connections for a whole window often all landed on one process, whose GIL
 # then capped the window at ~1.3 of the 2 cores. Reconnecting averages that out.
 COMMANDS_PER_CONNECTION = 75
-T = TypeVar("T")
 PLANNED_MATCHES = 16  # more than a client plays in one window (~10 in 4 s); more are planned as needed
 
 
@@ -121,27 +120,29 @@ def _redis_calls(stack: Stack) -> dict[str, int]:
     return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items()}
 
 
-def alternated(runs: int, first: Callable[[int], T], second: Callable[[int], T]) -> tuple[list[T], list[T]]:
-    """``runs`` of each side, the side that goes first changing from run to run (runs numbered
-    from 1), so that a drift of the machine's speed favours neither."""
-    firsts: list[T] = []
-    seconds: list[T] = []
+Side = tuple[Callable[..., dict[str, Any]], Stack]  # what the client processes run, and against which stack
+
+
+def compared(pool: ProcessPoolExecutor, clients: int, seconds: float, runs: int, warmup: float,
+             first: Side, second: Side) -> tuple[list[Phase], list[Phase]]:
+    """A warm-up window on each side, then ``runs`` windows of each, the side that goes first
+    changing from run to run, so that a drift of the machine's speed favours neither."""
+    for target, stack in (first, second):
+        run_phase(pool, target, stack, clients, warmup, seed=0)
+    measured: tuple[list[Phase], list[Phase]] = ([], [])
     for n in range(1, runs + 1):
-        pair = [(first, firsts), (second, seconds)]
-        for measure, into in reversed(pair) if n % 2 else pair:
-            into.append(measure(n))
-    return firsts, seconds
+        pair = [(first, measured[0]), (second, measured[1])]
+        for (target, stack), into in reversed(pair) if n % 2 else pair:
+            into.append(run_phase(pool, target, stack, clients, seconds, seed=n))
+    return measured
 
 
 def measure(clients: int = 4, seconds: float = 8.0, runs: int = 3, warmup: float = 2.0) -> dict[str, Any]:
     """Throughput and latency of the full command path and of the reference, run by run."""
     context = multiprocessing.get_context("fork")
     with Stack(workers=2) as stack, ProcessPoolExecutor(clients, mp_context=context) as pool:
-        run_phase(pool, hit_reference, stack, clients, warmup, seed=0)
-        run_phase(pool, play_matches, stack, clients, warmup, seed=0)
-        full, reference = alternated(
-            runs, lambda n: run_phase(pool, play_matches, stack, clients, seconds, seed=n),
-            lambda n: run_phase(pool, hit_reference, stack, clients, seconds, seed=n))
+        full, reference = compared(pool, clients, seconds, runs, warmup,
+                                   (play_matches, stack), (hit_reference, stack))
     return {"clients": clients, "seconds": seconds, "full": full, "reference": reference}
 
 
