@@ -111,8 +111,6 @@ def test_metrics_labels_stay_bounded_as_matches_are_played(app):
 
 
 def test_metric_names_follow_the_conventions(app):
-    for sample in _samples(app.test_client()):
-        assert sample.name.startswith("truc_")
     for collector in (metrics.REQUESTS, metrics.COMMANDS, metrics.TIMEOUTS, metrics.LIMITS_HIT):
         assert collector.describe()[0].name.startswith("truc_")
     assert metrics.COMMAND_SECONDS.describe()[0].name.endswith("_seconds")

@@ -10,6 +10,7 @@ from rq import SimpleWorker, worker_registration
 
 from services.projector.lanes import BATCH, CatchUpLanes, adopt_lanes, drain
 from shared import catchup as catchup_module
+from shared import keys
 from shared.catchup import CatchUpRequests
 from shared.eventstore import RedisEventStore
 from shared.queues import catch_up_queue
@@ -95,7 +96,7 @@ def test_a_lane_holding_requests_and_no_job_is_adopted_by_a_worker(queue) -> Non
         lanes.request(match_id)
     queue.empty()  # the drain jobs were lost (a dead worker, a flushed queue) ...
     for lane in range(4):
-        queue.connection.delete(f"truc:{{lanes:{queue.name}}}:{lane}:armed")  # ... and their arms expired
+        queue.connection.delete(keys.lane_armed(queue.name, lane))  # ... and their arms expired
     adopt_lanes(queue)
     assert sorted(job.args for job in queue.get_jobs()) == [(0,), (1,), (2,), (3,)]
     assert lanes.adopt() == []  # armed now: nothing more to adopt
@@ -146,8 +147,7 @@ def test_no_request_is_stranded_whatever_the_workers_do(
         if rng.random() < 0.3:
             queue.empty()  # jobs lost
         if rng.random() < 0.3:
-            for key in fake_redis.scan_iter(match="truc:{lanes:*}:*:armed"):
-                fake_redis.delete(key)  # arms expired
+            fake_redis.delete(*(keys.lane_armed(queue.name, lane) for lane in range(6)))  # arms expired
     adopt_lanes(queue)
     SimpleWorker([queue], connection=fake_redis).work(burst=True)
     assert all(CatchUpLanes(queue, count=1).waiting(lane) == 0 for lane in range(catchup_module.MAX_LANES))
@@ -155,4 +155,4 @@ def test_no_request_is_stranded_whatever_the_workers_do(
 
 
 def _members(queue, lane: int) -> list[str]:
-    return [m.decode() for m in queue.connection.smembers(f"truc:{{lanes:{queue.name}}}:{lane}:pending")]
+    return [m.decode() for m in queue.connection.smembers(keys.lane_pending(queue.name, lane))]
