@@ -19,7 +19,7 @@ import redis
 
 from services.embedded_redis import EmbeddedRedis, free_port
 
-from .http import Http
+from .http import Http, wait_for
 from .table import new_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,13 +111,6 @@ def redis_clients(one_process: OneProcess) -> int:
     return len(one_process.redis.client_list()) - 1  # not this test's own
 
 
-def wait_for(probe, done, seconds: float = 10.0):
-    deadline = time.monotonic() + seconds
-    while not done(value := probe()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return value
-
-
 def test_hundreds_of_viewers_get_each_move_on_a_few_redis_connections_and_leavers_are_freed(one_process):
     match_id, _, b = new_match(one_process, first_dealer="A")  # B leads
     seat = Viewers(one_process.port, f"/matches/{match_id}/stream?token={b.token}", 1)
@@ -137,7 +130,7 @@ def test_hundreds_of_viewers_get_each_move_on_a_few_redis_connections_and_leaver
     assert not few.until_all_see(b"\nid: 4\n") and not seat.until_all_see(b"\nid: 4\n")
 
     crowd.drop(list(crowd.received)[: VIEWERS // 2])
-    left = wait_for(lambda: open_streams(one_process), lambda count: count == VIEWERS - VIEWERS // 2 + 11)
+    left = wait_for(lambda: open_streams(one_process), lambda count: count == VIEWERS - VIEWERS // 2 + 11, 10.0)
     assert left == VIEWERS - VIEWERS // 2 + 11, "the server did not free the streams of the viewers that left"
     print(f"Redis clients of the API: {with_few} with 11 streams, {with_crowd} with {VIEWERS + 11}, "
           f"{redis_clients(one_process)} after {VIEWERS // 2} left")
@@ -146,4 +139,4 @@ def test_hundreds_of_viewers_get_each_move_on_a_few_redis_connections_and_leaver
     assert redis_clients(one_process) <= REDIS_CONNECTIONS + 3
     for viewers in (crowd, few, seat):
         viewers.drop(list(viewers.received))
-    assert wait_for(lambda: open_streams(one_process), lambda count: count == 0) == 0
+    assert wait_for(lambda: open_streams(one_process), lambda count: count == 0, 10.0) == 0

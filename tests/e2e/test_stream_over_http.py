@@ -19,6 +19,7 @@ from shared.fold import FoldedMatch, fold
 from tests.unit.rules.given import deck_for
 
 from .conftest import Stack
+from .http import wait_for
 from .table import hidden_cards_shown, new_match, play_to_the_end, register, stream_version
 
 # Round 1 with dealer B: A holds 7C 8C KC, B holds JH QH AH (A wins every trick).
@@ -149,14 +150,6 @@ def replayed_hands(stack: Stack, match_id: str, version: int) -> dict[str, list[
     """Both hands at ``version`` (the replay of a finished match shows them)."""
     replayed = stack.http.get(f"/matches/{match_id}/replay?version={version}").body
     return replayed["round"]["hands"] if replayed["round"] else {"A": [], "B": []}
-
-
-def wait_for(probe, done, seconds: float = 3.0):
-    """``probe()`` until ``done`` holds of it or ``seconds`` pass; its last value."""
-    deadline = time.monotonic() + seconds
-    while not done(value := probe()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return value
 
 
 def test_a_finished_match_streams_its_final_view_and_ends(stack):

@@ -20,7 +20,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from shared import keys
-from tests.e2e.http import Http
+from tests.e2e.http import Http, wait_for
 from tests.reliability.abusers import Viewer, closed_within, stuck_viewers, summary, timed, trickle
 from tests.reliability.play import Player, act, new_match, pick_action, register, view
 
@@ -70,13 +70,6 @@ def _rss_kb(api: subprocess.Popen) -> int:
     return total
 
 
-def _until(probe, done, seconds: float):
-    deadline = time.monotonic() + seconds
-    while not done(value := probe()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return value
-
-
 def test_streams_never_read_hold_back_no_one_and_are_closed_once_stalled(start_stack, figures) -> None:
     # A small send buffer, so that a stream not read stalls after a few views (the kernel's would take thousands).
     settings = {"STALLED_CLIENT_SECONDS": str(STALLED), "SEND_BUFFER_BYTES": "4096"}
@@ -87,7 +80,7 @@ def test_streams_never_read_hold_back_no_one_and_are_closed_once_stalled(start_s
     rss_before = _rss_kb(stack.api)
     stuck = stuck_viewers(stack.port, path, STUCK)
     reader = Viewer(stack.port, path)
-    assert _until(lambda: _open_streams(stack.http), lambda n: n == STUCK + 1, SERVED_WITHIN) == STUCK + 1
+    assert wait_for(lambda: _open_streams(stack.http), lambda n: n == STUCK + 1, SERVED_WITHIN) == STUCK + 1
     late: list[int] = []
 
     def delivered(version: int) -> None:
@@ -97,7 +90,7 @@ def test_streams_never_read_hold_back_no_one_and_are_closed_once_stalled(start_s
     took = _play(stack.http, match_id, [a, b], MOVES, delivered)
     assert len(took) >= 10 and max(took) < SERVED_WITHIN
     assert not late, f"the reading viewer was not sent versions {late}"
-    left = _until(lambda: _open_streams(stack.http), lambda n: n == 1, 3 * STALLED + SERVED_WITHIN)
+    left = wait_for(lambda: _open_streams(stack.http), lambda n: n == 1, 3 * STALLED + SERVED_WITHIN)
     assert left == 1, f"{left - 1} of {STUCK} streams never read are still open"
     figures.update(stuck=STUCK, moves=len(took), moves_took=summary(took),
                    delivered=summary(figures.pop("delivery")), rss_kb=f"{rss_before}->{_rss_kb(stack.api)}")
@@ -126,7 +119,7 @@ def test_slowloris_connections_are_closed_after_a_bound_and_others_are_served(st
         closed = [future.result() for future in closing]
     assert max(took) < SERVED_WITHIN
     assert None not in closed, f"{closed.count(None)} idle connections were still open"
-    _until(lambda: [t() for t in trickled], lambda seen: None not in seen, 15)
+    wait_for(lambda: [t() for t in trickled], lambda seen: None not in seen, 15)
     trickled_closed = [t() for t in trickled]
     stop.set()
     assert None not in trickled_closed, f"{trickled_closed.count(None)} trickling connections were still open"

@@ -22,7 +22,7 @@ from tests.reliability.invariants import read_model_differences, wait_projected
 from tests.reliability.play import act, new_match, register, view
 from tests.reliability.stack import Stack
 
-RECOVERY_SECONDS = 15.0  # a liveness bound: the API answers a command of a match on the killed master again (figures: recovered_s)
+RECOVERY_SECONDS = 15.0  # a liveness bound for the API to answer on the killed master again (a figure: recovered_s)
 
 
 @pytest.fixture
