@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
@@ -59,3 +60,10 @@ def learn_slots_again(client: object) -> bool:
     except (redis.RedisError, OSError):
         return False
     return True
+
+
+def node_client(client: Any, key: str) -> Any:
+    """The client of the one server that owns ``key`` (``client`` itself off a cluster)."""
+    if not is_cluster_client(client):
+        return client
+    return client.get_redis_connection(client.get_node_from_key(key))

@@ -83,11 +83,8 @@ def fold(
 
 def fold_stream(store: EventStore, folded: FoldedMatch, page_size: int = PAGE_SIZE) -> FoldedMatch:
     """Fold every stored event after ``folded.version``, reading page by page."""
-    while True:
-        page = store.read(folded.match_id, after=folded.version, limit=page_size)
-        folded = fold(folded, page)
-        if len(page) < page_size:
-            return folded
+    return _fold_pages(lambda after: (store.read(folded.match_id, after=after, limit=page_size), None),
+                       folded, page_size)[0]
 
 
 class ReadsThen(Protocol):
@@ -105,8 +102,15 @@ def fold_stream_then(
 ) -> tuple[FoldedMatch, Any]:
     """``fold_stream``, and the reply of the command ``then`` queues after each page's read, in
     its round trip: the reply from after the last page, so read after every event folded."""
+    return _fold_pages(lambda after: store.read_then(folded.match_id, after, page_size, then), folded, page_size)
+
+
+def _fold_pages(
+    read_page: Callable[[int], tuple[list[StoredEvent], Any]], folded: FoldedMatch, page_size: int,
+) -> tuple[FoldedMatch, Any]:
+    """Fold the pages ``read_page(after)`` gives until one is short; with the last page's reply."""
     while True:
-        page, reply = store.read_then(folded.match_id, folded.version, page_size, then)
+        page, reply = read_page(folded.version)
         folded = fold(folded, page)
         if len(page) < page_size:
             return folded, reply

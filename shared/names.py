@@ -17,7 +17,6 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from confusable_homoglyphs.confusables import confusables_data
 from precis_i18n import get_profile
 
 MAX_CHARS = 32
@@ -58,6 +57,8 @@ def _prototypes() -> dict[str, str]:
     unless the prototype lists it alone in return: then either could be the prototype, and
     the lesser of the two stands for both (the same classes as UTS #39's).
     """
+    from confusable_homoglyphs.confusables import confusables_data  # 45 ms to load: only names need it
+
     data = {key.translate(_BIDI_MARKS): [entry["c"].translate(_BIDI_MARKS) for entry in entries]
             for key, entries in confusables_data.items()}
     table = {}

@@ -29,7 +29,7 @@ from typing import Any
 
 import redis
 
-from shared.connect import is_cluster_client, learn_slots_again
+from shared.connect import is_cluster_client, learn_slots_again, node_client
 
 CLIENT_NAME = "truc-subscriber"  # the default name CLIENT LIST shows the connection under
 _RECONNECT_SECONDS = 1.0
@@ -185,9 +185,7 @@ def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[
 
     On a cluster, the node of ``key``'s slot; a published message reaches every node's subscribers.
     """
-    if is_cluster_client(shared):  # the node that serves the key's slot
-        shared = shared.get_node_from_key(key).redis_connection
-    pool = shared.connection_pool
+    pool = node_client(shared, key).connection_pool  # on a cluster, the node that serves the key's slot
 
     def open_connection(read_timeout: float) -> redis.Redis:
         settings = {**pool.connection_kwargs, "socket_timeout": read_timeout, "client_name": client_name,

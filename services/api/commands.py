@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Response, request, url_for
+from flask import Response, g, request, url_for
 
 from shared.ids import new_id
 from shared.readmodels.projection import match_view
@@ -91,6 +91,7 @@ def join_match(body: dict, match_id: str) -> Response:
 def act(action: dict, match_id: str) -> Response:
     """Play a card, raise, declare the remainder, accept, reject, fold, propose a redeal or resign;
     the creator may cancel a match still waiting for its second player (anyone else: 403)."""
+    g.action_type = action["type"]  # the metrics' label (observe)
     ctx, player = services(), required_player()
     ctx.limits.act(player.id)
     recorded = use_cases.act(ctx.matches, match_id, player, action, _if_match(), _idempotency_key())

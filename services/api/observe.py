@@ -65,11 +65,13 @@ def _command() -> str | None:
     """The command the request was, as a bounded label; None for anything else."""
     endpoint = request.endpoint
     if endpoint == "commands.act":
-        try:  # the body as parsed for the view (cached): any body at all, even one refused as too large
-            body = request.get_json(silent=True)
-        except Exception:  # noqa: BLE001
-            body = None
-        kind = body.get("type") if isinstance(body, dict) else None
+        kind = g.get("action_type")  # as the view loaded it (the body is not parsed twice)
+        if kind is None:  # the view never ran: the body as sent (any at all, even one refused as too large)
+            try:
+                body = request.get_json(silent=True)
+            except Exception:  # noqa: BLE001
+                body = None
+            kind = body.get("type") if isinstance(body, dict) else None
         return f"act:{kind}" if isinstance(kind, str) and kind in ACTIONS else "act:invalid"
     return _COMMANDS.get(endpoint or "")
 

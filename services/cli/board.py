@@ -16,8 +16,9 @@ from typing import Any
 from rich.console import Console
 
 from shared.i18n import Translator
+from shared.rules.errors import N_
 
-from .lang import ENGLISH, N_, counted
+from .lang import ENGLISH, counted
 from .untrusted import markup_text, name_text
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -17,11 +17,6 @@ DOMAIN = "terminal"
 ENGLISH = translator("en", DOMAIN)
 
 
-def N_(message: str) -> str:  # noqa: N802 - the usual name of gettext's "mark only" function
-    """Mark ``message`` for extraction; it is translated where it is printed."""
-    return message
-
-
 def terminal(lang: str) -> Translator:
     """The terminal's translator in ``lang``."""
     return translator(lang, DOMAIN)

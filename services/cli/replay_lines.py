@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from shared.i18n import Translator
 from shared.rules import CancelReason, MatchState, Seat, WinReason, iso_utc
 from shared.rules import events as ev
+from shared.rules.errors import N_
 from shared.rules.state import RoundState, Trick
 
-from .lang import ENGLISH, N_
+from .lang import ENGLISH
 from .untrusted import markup_text, name_text
 
 

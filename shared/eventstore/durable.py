@@ -25,7 +25,7 @@ from redis.exceptions import (
     TryAgainError,
 )
 
-from shared.connect import is_cluster_client, learn_slots_again
+from shared.connect import learn_slots_again, node_client
 from shared.eventstore.lua import Script
 
 REDIRECTS = 5  # a refused script wrote nothing: ask the cluster's new map and try again this often
@@ -53,7 +53,7 @@ def run_and_wait(client: Any, script: Script, script_keys: Sequence[str], args: 
                  ack: Acknowledgement) -> tuple[Any, int]:
     """Run ``script`` on the master of ``script_keys``, then WAIT: its answer and the replicas that have it."""
     for attempt in range(REDIRECTS):
-        node = _node(client, script_keys[0])
+        node = node_client(client, script_keys[0])
         try:
             return _pipelined(node, script, script_keys, args, ack)
         except _NOT_HERE:  # nothing was written: the slot is elsewhere, or not served yet
@@ -82,11 +82,4 @@ def _pipelined(node: Any, script: Script, script_keys: Sequence[str], args: Sequ
             raise acked
         return result, int(acked)
     raise AssertionError("EVAL never answers NOSCRIPT")
-
-
-def _node(client: Any, key: str) -> Any:
-    """The client of the one server that owns ``key`` (``client`` itself off a cluster)."""
-    if not is_cluster_client(client):
-        return client
-    return client.get_redis_connection(client.get_node_from_key(key))
 

@@ -49,7 +49,7 @@ def negotiate(query: str | None, accept_language: str | None) -> str:
     if asked:
         return asked
     accepted = parse_accept_header(accept_language or "", LanguageAccept)
-    for tag, quality in sorted(accepted, key=lambda item: -item[1]):  # stable: ties keep their order
+    for tag, quality in accepted:  # werkzeug orders them by quality, ties as sent
         if quality > 0 and (lang := supported(tag)):
             return lang
     return DEFAULT
@@ -68,10 +68,6 @@ class Translator:
 
     def __init__(self, lang: str, translations: gettext.NullTranslations) -> None:
         self.lang, self._translations = lang, translations
-
-    @property
-    def direction(self) -> str:
-        return direction(self.lang)
 
     def gettext(self, message: str, **params: Any) -> str:
         text = self._translations.gettext(message)

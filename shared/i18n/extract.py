@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -45,7 +45,6 @@ class Domain:
     comment_tags: tuple[str, ...] = ()
     strip_comment_tags: bool = False
     project: str = "Le Truc"
-    options: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def template_path(self) -> Path:
@@ -91,7 +90,7 @@ def template(domain: Domain | str) -> Catalog:
     catalog = Catalog(project=domain.project, domain=domain.name, charset="utf-8", fuzzy=False)
     for source in domain.sources:
         found = extract_from_dir(
-            ROOT / source, list(domain.method_map), options_map=domain.options, keywords=domain.keywords,
+            ROOT / source, list(domain.method_map), keywords=domain.keywords,
             comment_tags=domain.comment_tags, strip_comment_tags=domain.strip_comment_tags,
         )
         for filename, lineno, message, comments, context in found:

@@ -64,9 +64,8 @@ class JsonFormatter(logging.Formatter):
 class TextFormatter(logging.Formatter):
     """``time level logger message key=value ...``: for people at a terminal."""
 
-    def __init__(self, service: str = "") -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s", "%H:%M:%S")
-        self.service = service
+    def __init__(self, service: str = "") -> None:  # the service is JSON's field; a terminal knows its own
+        super().__init__(datefmt="%H:%M:%S")
 
     def format(self, record: logging.LogRecord) -> str:
         record.message = scrub(_message(record))

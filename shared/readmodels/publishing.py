@@ -36,7 +36,7 @@ def publish_live(
     after = readmodels.client.pipeline(transaction=False)  # the feeds and the timer's index: one round trip
     feeds, to_wake = PlayerFeeds(readmodels.client), []
     wrote, was = _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
-                        generation=pointer.generation, clear_mark=True)
+                        generation=pointer.generation, clear_mark=True, read_status=True)
     if wrote:  # not an older fold than the one served
         to_wake = feeds.tell(projection, status_changed=relist and was != models.summary["status"], into=after)
     Clocks(readmodels.client).set(projection.match_id, deadline(projection.state), into=after)  # the timer's index
@@ -61,10 +61,11 @@ def publish(
 
 def _write(
     readmodels: ReadModels, projection: FoldedMatch, models: MatchReadModels, *, relist: bool,
-    replace_same_version: bool, generation: int, clear_mark: bool,
+    replace_same_version: bool, generation: int, clear_mark: bool, read_status: bool = False,
 ) -> tuple[bool, str | None]:
-    """``publish`` with the read models already computed and the generation resolved; and with
-    ``relist``, the status the stored summary held before (read as the match is placed; None: none)."""
+    """``publish`` with the read models already computed and the generation resolved; and, with
+    ``relist`` and ``read_status``, the status the stored summary held before (read as the match
+    is placed; None: none, or not asked)."""
     match_id, created_at = projection.match_id, projection.created_at or 0
     _check_ids(match_id, models)
     for result in models.results:
@@ -76,7 +77,7 @@ def _write(
     if relist:
         players = [seat["id"] for seat in models.summary["players"].values() if seat]
         was = readmodels.place_in_lobby(match_id, models.summary["status"], created_at, players,
-                                        generation=generation, read_status=True)
+                                        generation=generation, read_status=read_status)
     wrote = readmodels.write_match(
         match_id, models.version, models.views, models.summary,
         replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark,

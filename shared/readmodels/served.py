@@ -24,8 +24,6 @@ from shared.readmodels.generations import Pointer, current_generation, read_poin
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
-_GENERATIONS_KEPT = 8  # generations whose read models are kept built
-
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
 
 
@@ -41,7 +39,6 @@ class ReadModels:
     def __init__(self, client: Any, subscriber: Subscriber | None = None) -> None:
         self._client = client
         self._changes = ViewChanges(subscriber or Subscriber(client))  # listens only once someone waits
-        self._generations: dict[int, GenerationModels] = {}  # built once each: every call used to
 
     @property
     def client(self) -> Any:
@@ -58,12 +55,7 @@ class ReadModels:
 
     def at(self, generation: int) -> GenerationModels:
         """The read models of ``generation``, whichever one reads use."""
-        models = self._generations.get(generation)
-        if models is None:  # a few generations a process's life; two threads may both build one
-            if len(self._generations) >= _GENERATIONS_KEPT:
-                self._generations.clear()
-            models = self._generations[generation] = GenerationModels(self._client, generation)
-        return models
+        return GenerationModels(self._client, generation)
 
     def _served(self) -> GenerationModels:
         return self.at(self.generation())
