@@ -133,7 +133,6 @@ class Idle:
     def __init__(self, sockets: list[socket.socket]) -> None:
         self._sockets, self._stop = sockets, threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
-        self.received = 0  # bytes read (keep-alive comments)
 
     def __enter__(self) -> Idle:
         self._thread.start()
@@ -150,9 +149,6 @@ class Idle:
         while not self._stop.is_set():
             for key, _ in selector.select(timeout=0.2):
                 chunk = _recv(key.fileobj)
-                if chunk is None:
-                    continue
-                self.received += len(chunk)
-                if not chunk:
+                if chunk == b"":  # closed by the server (None: nothing to read yet)
                     selector.unregister(key.fileobj)
         selector.close()

@@ -15,8 +15,8 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
+from services.cluster import LoopbackCluster
 from services.embedded_redis import EmbeddedRedis
-from tests.cluster_support import LoopbackCluster
 
 _LAYERS = ("unit", "integration", "e2e")
 _TESTS = Path(__file__).parent

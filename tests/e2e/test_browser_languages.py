@@ -5,9 +5,7 @@ UPDATE_SCREENSHOTS=1); the Urdu one is checked to be laid out right to left.
 """
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import uuid
 from pathlib import Path
 
@@ -15,10 +13,8 @@ import pytest
 
 from shared.i18n import LANGUAGES, translator
 
-from .conftest import ROOT, Stack
-from .test_browser_table import _PAGE_STATE, browser, open_page, play, sync_api  # noqa: F401 (fixtures)
-
-SHOTS = ROOT / "docs" / "screenshots"
+from .conftest import Stack
+from .test_browser_table import browser, open_page, play, save_screenshot, sync_api  # noqa: F401 (fixtures)
 
 # Where the page's start is: the header's title and the table's first column.
 _GEOMETRY = """() => {
@@ -55,12 +51,7 @@ def test_a_whole_match_against_the_bot_in_each_language(open_page, lang: str, tm
     sync_api.expect(page.locator("#play-bot")).to_have_text(words("Play against the bot"))
     assert page.locator("#log li").count() > 10
     assert page.evaluate("() => document.fonts.check('16px ' + getComputedStyle(document.body).fontFamily)")
-    shot = tmp_path / f"table.{lang}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shot, SHOTS / shot.name)
+    save_screenshot(page, tmp_path, f"table.{lang}.png")
     if lang == "ur":
         geometry = page.evaluate(_GEOMETRY)
         assert geometry["dir"] == "rtl"

@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-SCREENSHOT = ROOT / "docs" / "screenshots" / "table.png"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 if not CHROMIUM.exists():
     pytest.skip(f"no browser at {CHROMIUM}: install Debian's package (apt-get install chromium)",
@@ -132,14 +132,14 @@ def assert_finished_table(page) -> None:
     sync_api.expect(page.get_by_role("button", name="Play against the bot")).to_be_visible()
 
 
-def save_screenshot(page, tmp_path: Path) -> None:
+def save_screenshot(page, tmp_path: Path, name: str = "table.png") -> None:
     """Always into the test's tmp dir; into docs/ too with UPDATE_SCREENSHOTS=1 (keeps the tree clean)."""
-    shot = tmp_path / "table.png"
+    shot = tmp_path / name
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shot, SCREENSHOT)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, SCREENSHOTS / name)
 
 
 def waiting_match(open_page):

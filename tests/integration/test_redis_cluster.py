@@ -11,11 +11,11 @@ import fakeredis
 import pytest
 from redis.cluster import RedisCluster
 
+from services.cluster import LoopbackCluster
 from shared import keys
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import NewEvent, RedisEventStore
-from tests.cluster_support import LoopbackCluster
 from tests.reliability.invariants import (
     audit_failures,
     read_model_differences,

@@ -7,7 +7,6 @@ bidi override would drive the operator's terminal.
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 from click.testing import CliRunner
@@ -22,8 +21,8 @@ from shared.config import Config
 from shared.readmodels import ReadModels
 from shared.readmodels.rebuild import RebuildError, RebuildReport
 from tests.unit.test_replay_cli import HOSTILE_NAMES, isolated, unsafe_outside_names
+from tests.unit.test_replay_cli import UNSAFE as CONTROLS
 
-CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 NAMES = {**HOSTILE_NAMES, "[/]": "[/]", "close[/bold]": "close[/bold]"}
 
 
