@@ -78,9 +78,14 @@ class CatchUpRequests:
         lane_keys = (keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane))
         armed_now = bool(_REQUEST(self._client, lane_keys, (match_id, ARMED_MS)))
         if armed_now:
-            try:
-                enqueue_drain(self.queue, lane)
-            except BaseException:
-                self._client.delete(lane_keys[1])  # no job holds the lane: the next request tries again
-                raise
+            self.queue_drain(lane)
         return armed_now
+
+    def queue_drain(self, lane: int) -> None:
+        """Queue the drain job of a lane just armed; disarm it if that fails, so that no armed
+        lane is left without a job (the next request, or the workers' adoption, tries again)."""
+        try:
+            enqueue_drain(self.queue, lane)
+        except BaseException:
+            self._client.delete(keys.lane_armed(self.queue.name, lane))
+            raise

@@ -39,7 +39,6 @@ from rq import Queue, get_current_job
 from services.projector.jobs import current_context
 from shared import keys
 from shared.catchup import ARMED_MS, MAX_LANES, CatchUpRequests
-from shared.queues import enqueue_drain
 from shared.readmodels.catching_up import ProjectorContext, catch_up
 
 BATCH = 64  # matches taken from a lane at once
@@ -111,7 +110,7 @@ class CatchUpLanes(CatchUpRequests):
         for lane in range(MAX_LANES):
             waiting, armed = figures[2 * lane], figures[2 * lane + 1]
             if waiting and not armed and self._client.set(keys.lane_armed(name, lane), 1, nx=True, px=ARMED_MS):
-                enqueue_drain(self.queue, lane)
+                self.queue_drain(lane)
                 adopted.append(lane)
         return adopted
 
@@ -168,7 +167,7 @@ def drain(
         if taken.catch_ups_waiting or time.monotonic() > deadline:
             if taken.rebuilds_waiting and not taken.catch_ups_waiting:
                 return caught_up + _give_up(lane, lanes, ctx)
-            enqueue_drain(lanes.queue, lane)  # still armed: the next job carries on
+            lanes.queue_drain(lane)  # still armed: the next job carries on
             return caught_up
         if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
             time.sleep(_busy_linger(ctx, moved, len(taken.matches)))

@@ -102,6 +102,25 @@ def test_a_lane_holding_requests_and_no_job_is_adopted_by_a_worker(queue) -> Non
     assert lanes.adopt() == []  # armed now: nothing more to adopt
 
 
+def test_a_lane_whose_adopted_drain_cannot_be_queued_is_left_unarmed_for_the_next_try(
+    queue, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = CatchUpLanes(queue, count=1)
+    lanes.request("m1")
+    queue.empty()
+    queue.connection.delete(keys.lane_armed(queue.name, 0))  # the job lost, its arm expired
+
+    def unreachable(*_: object) -> None:
+        raise ConnectionError("the queue's Redis is gone")
+
+    monkeypatch.setattr(catchup_module, "enqueue_drain", unreachable)
+    with pytest.raises(ConnectionError):
+        lanes.adopt()
+    assert not queue.connection.exists(keys.lane_armed(queue.name, 0))  # no arm without a job
+    monkeypatch.undo()
+    assert lanes.adopt() == [0] and [job.args for job in queue.get_jobs()] == [(0,)]
+
+
 def test_a_drain_with_a_backlog_spreads_it_over_the_lanes_of_the_current_count(
     store: RedisEventStore, context: ProjectorContext, queue,
 ) -> None:
