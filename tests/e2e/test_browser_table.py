@@ -317,9 +317,11 @@ def test_a_refused_stream_is_explained_and_tried_again_after_retry_after(open_pa
     page = open_page()
     register_in(page, "refused")
     asked: list[str] = []
+    languages: list[str | None] = []
 
     def refuse_twice(route) -> None:  # the EventSource, then the page's own look at why
         asked.append(route.request.headers.get("accept", ""))
+        languages.append(route.request.headers.get("accept-language"))
         if len(asked) > 2:
             route.continue_()
             return
@@ -339,3 +341,4 @@ def test_a_refused_stream_is_explained_and_tried_again_after_retry_after(open_pa
     sync_api.expect(page.locator("#status")).to_contain_text("Waiting for an opponent")
     sync_api.expect(page.locator("#message")).to_have_text("")  # the sentence goes with the refusal
     assert len(asked) == 3 and all("text/event-stream" in accept for accept in asked)
+    assert languages[1] == "en"  # the page's look at why asks for the sentence in the page's language

@@ -52,9 +52,16 @@ async function api(method, path, body, headers = {}) {
   sent["Accept-Language"] = I18N.lang; // the server's own sentences in the page's language
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
-  const parsed = (response.headers.get("Content-Type") || "").includes("json") ? await response.json() : null;
-  if (!response.ok) throw new ApiError(response.status, parsed, Number(response.headers.get("Retry-After")) || 0);
-  return parsed;
+  if (!response.ok) throw await failure(response);
+  return isJson(response) ? response.json() : null;
+}
+
+const isJson = (response) => (response.headers.get("Content-Type") || "").includes("json");
+
+// A refusal as an ApiError: the server's sentence and code, and how long it asked us to wait.
+async function failure(response) {
+  const body = isJson(response) ? await response.json() : null;
+  return new ApiError(response.status, body, Number(response.headers.get("Retry-After")) || 0);
 }
 
 function say(text, kind = "info") {
@@ -217,13 +224,12 @@ const refusals = new Map(); // "match" or "feed" -> the sentence shown for its s
 async function limitOf(source, stream) {
   const asking = new AbortController();
   try {
-    const response = await fetch(source.url, { headers: { Accept: "text/event-stream" }, cache: "no-store",
-      signal: asking.signal });
-    const retryAfter = Number(response.headers.get("Retry-After")) || 0;
-    const json = !response.ok && (response.headers.get("Content-Type") || "").includes("json");
-    const error = new ApiError(response.status, json ? await response.json() : null, retryAfter);
-    if (!STREAM_LIMITS.includes(error.code)) return null; // opened after all, or refused for another reason
-    error.retryAfter = Math.max(1, retryAfter || STREAM_RETRY_MS / 1000);
+    const response = await fetch(source.url, { cache: "no-store", signal: asking.signal,
+      headers: { Accept: "text/event-stream", "Accept-Language": I18N.lang } }); // its sentence in the page's language
+    if (response.ok) return null; // opened after all
+    const error = await failure(response);
+    if (!STREAM_LIMITS.includes(error.code)) return null; // refused for another reason
+    error.retryAfter = Math.max(1, error.retryAfter || STREAM_RETRY_MS / 1000);
     say(error.message, "error");
     refusals.set(stream, error.message);
     return error;
