@@ -76,6 +76,8 @@ class Config:
     access_log: bool = False  # gunicorn's access log on stdout (off: formatting it costs ~4 % of a request)
     max_streams: int = 10_000  # live streams one API process holds open at once (past it: 503 STREAMS_BUSY)
     worker_connections: int = 12_000  # client connections one API process serves at once (gevent)
+    stalled_client_seconds: float = 30.0  # a client socket making no progress this long is closed
+    send_buffer_bytes: int = 0  # a fixed send buffer per client connection; 0: the kernel's autotuning
     redis_connections: int = 32  # the shared Redis pool's bound per API process: requests wait for one
     keep_alive_seconds: float = 15.0  # a stream's keep-alive comment this often (a gone client is noticed)
     max_waits: int = 4  # reads one API process lets wait for a version at once (`wait=`); others answer at once
@@ -123,6 +125,8 @@ class Config:
             access_log=bool(env.get("ACCESS_LOG")),
             max_streams=max_streams,
             worker_connections=int(env.get("WORKER_CONNECTIONS") or max_streams + 2000),
+            stalled_client_seconds=float(env.get("STALLED_CLIENT_SECONDS") or 30),
+            send_buffer_bytes=int(env.get("SEND_BUFFER_BYTES") or 0),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "32")),
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             max_waits=int(env.get("MAX_WAITS") or max(1, api_threads // 2)),

@@ -18,7 +18,6 @@ kernel doubles it), bounding the kernel memory a stuck stream pins; unset, the k
 """
 from __future__ import annotations
 
-import os
 import socket
 from typing import Any
 
@@ -29,8 +28,9 @@ from gunicorn.workers.ggevent import GeventWorker
 from shared.config import Config
 from shared.observability import exposition, logs
 
-STALLED_CLIENT_SECONDS = float(os.environ.get("STALLED_CLIENT_SECONDS") or 30)
-SEND_BUFFER_BYTES = int(os.environ.get("SEND_BUFFER_BYTES") or 0)  # 0: the kernel's autotuning
+_config = Config.from_env()  # read (and checked) by the launcher before gunicorn starts, too
+STALLED_CLIENT_SECONDS = _config.stalled_client_seconds
+SEND_BUFFER_BYTES = _config.send_buffer_bytes  # 0: the kernel's autotuning
 
 
 class BoundedGeventWorker(GeventWorker):
@@ -54,7 +54,6 @@ class QuietAccessLogger(Logger):
             super().access(resp, req, environ, request_time)
 
 
-_config = Config.from_env()
 logger_class = QuietAccessLogger
 logconfig_dict = logs.gunicorn_dict(_config.log_format, _config.log_level, access=_config.access_log)  # as the app's
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(L)s request_id=%({x-request-id}o)s'  # never a query string
