@@ -12,6 +12,8 @@ from flask import Blueprint, Response, render_template, request
 
 from shared import i18n
 
+from .language import speak
+
 blp = Blueprint("table", __name__, template_folder="templates")
 
 # The page keeps a bearer token in localStorage: nothing but our own files may run in it.
@@ -33,6 +35,7 @@ def chosen_language() -> str:
 def index() -> Response:
     """The table: register, start or join a match, and play it live."""
     lang = chosen_language()
+    speak(lang)  # what Content-Language says, as for every answer
     translator = i18n.translator(lang, "table")
     html = render_template(
         "table.html", lang=lang, dir=i18n.direction(lang), _=translator.gettext,
@@ -40,7 +43,6 @@ def index() -> Response:
     )
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
-    response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language, Cookie"
     response.headers["Content-Security-Policy"] = _CSP
     response.headers["X-Content-Type-Options"] = "nosniff"

@@ -43,6 +43,11 @@ def language() -> str:
     return g.lang
 
 
+def speak(lang: str) -> None:
+    """This request speaks ``lang``, chosen otherwise than :func:`language` would (the browser table's cookie)."""
+    g.lang = lang
+
+
 def translator_now() -> Translator:
     return translator(language())
 
@@ -54,8 +59,7 @@ def say(message: str, **params: Any) -> str:
 
 def mark_language(response: Response) -> Response:
     """After every request: which language the answer speaks, and that it depends on Accept-Language."""
-    if "Content-Language" not in response.headers:  # a page that chose its own keeps it
-        response.headers["Content-Language"] = language()
+    response.headers["Content-Language"] = language()
     response.vary.add("Accept-Language")  # added to any Vary already there
     return response
 
