@@ -125,8 +125,6 @@ class Config:
             access_log=bool(env.get("ACCESS_LOG")),
             max_streams=max_streams,
             worker_connections=int(env.get("WORKER_CONNECTIONS") or max_streams + 2000),
-            stalled_client_seconds=float(env.get("STALLED_CLIENT_SECONDS") or 30),
-            send_buffer_bytes=int(env.get("SEND_BUFFER_BYTES") or 0),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "32")),
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             max_waits=int(env.get("MAX_WAITS") or max(1, api_threads // 2)),
@@ -135,8 +133,14 @@ class Config:
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
-            **acknowledgement(env),
+            **acknowledgement(env), **_client_sockets(env),
         )
+
+
+def _client_sockets(env: dict[str, str]) -> dict:
+    """STALLED_CLIENT_SECONDS and SEND_BUFFER_BYTES: the bounds on what one API client's socket holds."""
+    return {"stalled_client_seconds": float(env.get("STALLED_CLIENT_SECONDS") or 30),
+            "send_buffer_bytes": int(env.get("SEND_BUFFER_BYTES") or 0)}
 
 
 def _observability(env: dict[str, str], data_dir: Path) -> dict:

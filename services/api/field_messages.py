@@ -1,10 +1,11 @@
 """The sentences validation writes into a 400's ``fields``, as templates, marked for translation.
 
-Marshmallow's and webargs' own messages, the project's schemas', and those of the rules'
-and cards' parsers, which reach ``fields`` as text with their values already filled in:
-:func:`services.api.language.field_text` matches a sentence against these templates to
-find what to translate and the values to put back. The player-name rule is
-:data:`shared.identity.NAME_RULE`; its sentence is here so that it is translated too.
+Marshmallow's and webargs' own messages and the project's schemas', which reach ``fields``
+as text with their values already filled in: :func:`services.api.language.field_text`
+matches a sentence against these templates to find what to translate and the values to put
+back. The player-name rule is :data:`shared.names.RULE`; its sentence is here so that it is
+translated too (a test holds the two alike). The rules' and cards' refusals carry their own
+template and values (:class:`shared.rules.errors.TemplatedError`): nothing is matched back.
 """
 from __future__ import annotations
 
@@ -43,11 +44,4 @@ FIELD_MESSAGES = (
     N_("Only a play takes a card."),
     N_("Not a version."),
     N_("1-64 characters."),
-    # the rules' variants and the cards (shared/rules/variants.py, cards.py)
-    N_("unknown rule variant {key}"),
-    N_("{key} must be one of {allowed}"),
-    N_("{key} must be true or false"),
-    N_("{key} must be a whole number from {low} to {high}"),
-    N_("{card} is not a card: write rank then suit, ranks 7 8 9 10 J Q K A, suits S H D C (e.g. '7H', '10S')"),
-    N_("a deck must hold each of the {count} cards exactly once"),
 )

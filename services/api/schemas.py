@@ -7,6 +7,8 @@ from shared import names
 from shared.keys import LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
+from .language import say
+
 
 class NameField(fields.String):
     """A player name in any script, loaded in the one form it is kept in (:mod:`shared.names`)."""
@@ -36,7 +38,7 @@ class RulesField(fields.Dict):
         try:
             return Rules.from_mapping(raw)
         except InvalidRulesError as error:
-            raise ValidationError({error.key: [str(error)]}) from None
+            raise ValidationError({error.key: [say(error.template, **error.params)]}) from None
 
 
 DECK_CARDS = 32  # a fixture deck is a whole deck, in dealing order

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from .errors import N_, TemplatedError
+
 #: Ranks from low to high (R3): 9 < 10 < J < Q < K < A < 8 < 7.
 RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A", "8", "7")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -15,11 +17,11 @@ DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 _STRENGTH = {card: RANKS.index(card[:-1]) for card in DECK}
 
 
-class InvalidCardError(ValueError):
+class InvalidCardError(TemplatedError):
     """Raised for text that is not one of the 32 cards."""
 
 
-class InvalidDeckError(ValueError):
+class InvalidDeckError(TemplatedError):
     """Raised for a deck order that is not exactly the 32 cards."""
 
 
@@ -28,8 +30,8 @@ def parse_card(text: str) -> str:
     if isinstance(text, str) and text in _STRENGTH:
         return text
     raise InvalidCardError(
-        f"{text!r} is not a card: write rank then suit, ranks 7 8 9 10 J Q K A, "
-        "suits S H D C (e.g. '7H', '10S')"
+        N_("{card} is not a card: write rank then suit, ranks 7 8 9 10 J Q K A, suits S H D C (e.g. '7H', '10S')"),
+        card=repr(text),
     )
 
 
@@ -42,7 +44,7 @@ def parse_deck(cards: Iterable[str]) -> tuple[str, ...]:
     """Validate a deck order given top-first: each of the 32 cards exactly once."""
     deck = tuple(parse_card(card) for card in cards)
     if len(deck) != len(DECK) or len(set(deck)) != len(DECK):
-        raise InvalidDeckError(f"a deck must hold each of the {len(DECK)} cards exactly once")
+        raise InvalidDeckError(N_("a deck must hold each of the {count} cards exactly once"), count=len(DECK))
     return deck
 
 

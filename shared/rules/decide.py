@@ -66,7 +66,7 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
     try:
         decks = tuple(parse_deck(deck) for deck in command.decks)
     except (InvalidCardError, InvalidDeckError) as error:
-        raise SetupError("decks", str(error)) from None
+        raise SetupError("decks", error.template, **error.params) from None
     first_dealer = command.first_dealer or _need(chance).first_dealer()
     return ev.MatchCreated(
         match_id=command.match_id, creator_id=command.creator_id, creator_name=command.creator_name,

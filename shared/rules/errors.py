@@ -51,12 +51,20 @@ class RuleError(Exception):
         return f"RuleError({self.code.value}, {self.message!r})"
 
 
-class SetupError(ValueError):
+class TemplatedError(ValueError):
+    """A value refused with an English sentence: ``template`` with ``{placeholders}`` and the
+    ``params`` that fill them in (a server answers it in the player's language); ``message``
+    is the English sentence."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template, self.params = template, params
+        self.message = template.format(**params) if params else template
+        super().__init__(self.message)
+
+
+class SetupError(TemplatedError):
     """A match cannot be created with these parameters (bad rules, scores or decks)."""
 
-    def __init__(self, field: str, template: str, **params: object) -> None:
-        message = template.format(**params) if params else template
-        super().__init__(message)
+    def __init__(self, field: str, template: str, /, **params: object) -> None:
+        super().__init__(template, **params)
         self.field = field
-        self.template, self.params = template, params
-        self.message = message

@@ -6,6 +6,8 @@ from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
 from typing import Any
 
+from .errors import N_, TemplatedError
+
 
 class RaiseLadder(StrEnum):
     SEED = "seed"  # 1, 2, 6, 8, 10, ... (R16, the source text)
@@ -26,11 +28,11 @@ MAX_TARGET = 1000  # keeps every score and scoreboard total far inside 32 bits
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 604_800  # R28: from five seconds to a week
 
 
-class InvalidRulesError(ValueError):
+class InvalidRulesError(TemplatedError):
     """Raised for an unknown variant key or a value the variant does not allow."""
 
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, key: str, template: str, /, **params: object) -> None:
+        super().__init__(template, **params)
         self.key = key
 
 
@@ -64,7 +66,7 @@ class Rules:
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise InvalidRulesError(key, f"unknown rule variant {key!r}")
+                raise InvalidRulesError(key, N_("unknown rule variant {key}"), key=repr(key))
         return cls(
             raise_ladder=_enum(RaiseLadder, data, "raise_ladder", cls.raise_ladder),
             remainder_reject=_enum(RemainderReject, data, "remainder_reject", cls.remainder_reject),
@@ -85,18 +87,19 @@ def _enum(kind: type[Enum], data: Mapping[str, Any], key: str, default: Enum) ->
         return kind(raw)
     except ValueError:
         allowed = ", ".join(repr(item.value) for item in kind)
-        raise InvalidRulesError(key, f"{key} must be one of {allowed}") from None
+        raise InvalidRulesError(key, N_("{key} must be one of {allowed}"), key=key, allowed=allowed) from None
 
 
 def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
     raw = data.get(key, default)
     if not isinstance(raw, bool):
-        raise InvalidRulesError(key, f"{key} must be true or false")
+        raise InvalidRulesError(key, N_("{key} must be true or false"), key=key)
     return raw
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     raw = data.get(key, default)
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
-        raise InvalidRulesError(key, f"{key} must be a whole number from {low} to {high}")
+        raise InvalidRulesError(key, N_("{key} must be a whole number from {low} to {high}"), key=key, low=low,
+                                high=high)
     return raw
