@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from redis import RedisError
+from redis.crc import key_slot
 
 from services.cli import truc
 from services.cluster import LoopbackCluster
@@ -119,22 +120,24 @@ def _synced(cluster: LoopbackCluster, port: int, master_port: int) -> bool:
         return False
 
 
-def _kill_busiest_master(cluster: LoopbackCluster, load: Load) -> tuple[tuple[int, int], set[str], float]:
+def _kill_busiest_master(cluster: LoopbackCluster, load: Load) -> tuple[tuple[int, int], set[int], float]:
     """SIGKILL the master serving most of the matches being played: its port and its replica's,
-    the matches it served, when."""
+    the hash slots it served, when."""
     served: dict[int, set[str]] = {}
     for match_id in list(load.match_ids):
         served.setdefault(cluster.master_of(keys.match_events(match_id)), set()).add(match_id)
     playing = set(load.playing.values())
     port = max((p for p in served if p != cluster.ports[0]), key=lambda p: len(served[p] & playing))
-    replica = cluster.replica_of(port)
+    replica, slots = cluster.replica_of(port), cluster.slots_of(port)
     cluster.kill(port)
-    return (port, replica), served[port], time.monotonic()
+    return (port, replica), slots, time.monotonic()
 
 
-def _recovered(load: Load, victims: set[str], killed_at: float) -> float | None:
-    """Seconds from the kill to the first 2xx action on a match the killed master served, sent after it."""
-    after = [a.answered_at - killed_at for a in list(load.acked) if a.match_id in victims and a.sent_at > killed_at]
+def _recovered(load: Load, victims: set[int], killed_at: float) -> float | None:
+    """Seconds from the kill to the first 2xx action sent after it on a match in the killed master's
+    slots: a match played before the kill or one created since (a client's match may end right then)."""
+    after = [a.answered_at - killed_at for a in list(load.acked)
+             if a.sent_at > killed_at and key_slot(keys.match_events(a.match_id).encode()) in victims]
     return min(after, default=None)
 
 
