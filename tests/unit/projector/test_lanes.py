@@ -158,15 +158,21 @@ def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
     first, later = store_matches(store, 2)
     assert lanes.request(first)
     lanes.queue.empty()
-    late = threading.Timer(0.2, lambda: queued.append(lanes.request(later)))
+    late = threading.Timer(0.05, lambda: queued.append(lanes.request(later)))
     queued: list[bool] = []
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.5
     naps: list[float] = []
     monkeypatch.setattr(lanes_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
     woken: list[bool] = []
     real_wait = lanes.wait
-    monkeypatch.setattr(lanes, "wait", lambda lane, seconds: woken.append(real_wait(lane, seconds)) or woken[-1])
-    late.start()
+
+    def wait(lane: int, seconds: float) -> bool:
+        if not woken:
+            late.start()  # the next request comes once the drain has caught up and waits, however slowly
+        woken.append(real_wait(lane, seconds))
+        return woken[-1]
+
+    monkeypatch.setattr(lanes, "wait", wait)
     assert drain(0, lanes, context, patience_seconds=1.0) == 2
     late.join()
     assert queued == [False]  # the lane was armed: the waiting drain took it, no job of its own
