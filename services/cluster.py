@@ -118,12 +118,6 @@ class LoopbackCluster:
         except redis.RedisError:
             return False
 
-    def slots_of(self, port: int) -> set[int]:
-        """The hash slots the master on ``port`` serves now (CLUSTER NODES, as it sees itself)."""
-        line = next(fields for fields in _cluster_nodes(port) if "myself" in fields[2].split(","))
-        ranges = [field.split("-") for field in line[8:] if not field.startswith("[")]
-        return {slot for bounds in ranges for slot in range(int(bounds[0]), int(bounds[-1]) + 1)}
-
     def replica_in_sync(self, port: int, master_port: int) -> bool:
         """Whether the node on ``port`` is a replica of ``master_port`` with its link up (synced)."""
         with redis.Redis(LOOPBACK, port, decode_responses=True) as node:

@@ -51,10 +51,10 @@ def is_cluster_client(client: object) -> bool:
 
 
 def learn_slots_again(client: object) -> bool:
-    """On a cluster, ask for the slot map anew (a node may be gone: a failover); True if it was
-    learnt. Off a cluster, nothing to learn. No node answering yet is not an error: ask again later."""
+    """On a cluster, ask for the slot map anew (a node may be gone: a failover); False if no node
+    answered yet (not an error: ask again later). Off a cluster, nothing to learn: True."""
     if not is_cluster_client(client):
-        return False
+        return True
     try:
         client.nodes_manager.initialize()
     except (redis.RedisError, OSError):

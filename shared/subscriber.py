@@ -29,7 +29,7 @@ from typing import Any
 
 import redis
 
-from shared.connect import is_cluster_client, learn_slots_again, node_client
+from shared.connect import learn_slots_again, node_client
 
 CLIENT_NAME = "truc-subscriber"  # the default name CLIENT LIST shows the connection under
 _RECONNECT_SECONDS = 1.0
@@ -80,7 +80,7 @@ class Subscriber:
                 self._listen()
             except (redis.RedisError, OSError) as error:
                 log.warning("subscriber lost its Redis (%s); waiters look again on their own", error)
-                if is_cluster_client(self._client) and not learn_slots_again(self._client):
+                if not learn_slots_again(self._client):
                     log.warning("subscriber could not refresh the cluster's slots; it asks again on its next try")
                 time.sleep(_RECONNECT_SECONDS)
 
@@ -109,7 +109,7 @@ class Subscriber:
             if reply is None:
                 continue
             kind, channel, data = reply
-            part = self._channels.get(channel) if channel is not None else None
+            part = self._channels.get(channel)
             if part is not None and kind == "message":
                 part[0](data)
             elif part is not None and kind == "subscribe":
@@ -150,8 +150,8 @@ class _Line:
         connection = self.subscription.connection
         if not _reads_with_timeout(connection):
             message = self.subscription.get_message(timeout=timeout)
-            return None if message is None else (message["type"], _text_or_none(message["channel"]),
-                                                 _text_or_none(message["data"]))
+            return None if message is None else (message["type"], _text(message["channel"]),
+                                                 _text(message["data"]))
         try:
             reply = connection.read_response(disconnect_on_error=False, push_request=True, timeout=timeout)
         except redis.TimeoutError:
@@ -159,7 +159,7 @@ class _Line:
         if isinstance(reply, list) and len(reply) == 3 and reply[0] in (b"message", "message"):
             return "message", _text(reply[1]), _text(reply[2])
         message = self.subscription.handle_message(reply)
-        return None if message is None else (message["type"], _text_or_none(message["channel"]), None)
+        return None if message is None else (message["type"], _text(message["channel"]), None)
 
     def keep_alive(self) -> None:
         """A PING every ``_PING_SECONDS`` while subscribed: a connection gone silently fails a write."""
@@ -196,12 +196,8 @@ def own_connection_opener(shared: Any, key: str, client_name: str) -> Callable[[
     return open_connection
 
 
-def _text(value: bytes | str) -> str:
+def _text(value: bytes | str | None) -> str | None:
     return value.decode() if isinstance(value, bytes) else value
-
-
-def _text_or_none(value: bytes | str | None) -> str | None:
-    return None if value is None else _text(value)
 
 
 def _reads_with_timeout(connection: Any) -> bool:

@@ -33,7 +33,7 @@ from .app.errors import (
     SeedUnavailableError,
     VersionConflictError,
 )
-from .language import Plural, mark_language, translated_fields, translator_now
+from .language import Plural, mark_language, say, translated_fields, translator_now
 from .limits import headers
 
 
@@ -219,7 +219,7 @@ def _refused(error: ApplicationError | RuleError) -> tuple[dict[str, Any], int, 
 
 
 def _bad_setup(error: SetupError) -> tuple[dict[str, Any], int, dict[str, str]]:
-    said = translator_now().gettext(error.template, **error.params)
+    said = say(error.template, **error.params)
     return {"error": "INVALID_REQUEST", "message": said, "fields": {error.field: [said]}}, 400, {}
 
 

@@ -82,7 +82,7 @@ def field_text(text: str, tr: Translator) -> str:
         found = pattern.fullmatch(text)
         if found:
             return tr.gettext(template, **found.groupdict()) if found.groupdict() else tr.gettext(template)
-    return tr.gettext(text)  # a sentence marked elsewhere (e.g. a rule's refusal), else itself
+    return tr.gettext(text)  # a sentence without values, else itself (a variant's, already translated)
 
 
 @lru_cache(maxsize=1)

@@ -69,7 +69,7 @@ def run_and_wait(client: Any, script: Script, script_keys: Sequence[str], args: 
 
 def _pipelined(node: Any, script: Script, script_keys: Sequence[str], args: Sequence[Any],
                ack: Acknowledgement) -> tuple[Any, int]:
-    for command, body in script.attempts():
+    for command, body in script.attempts:
         pipe = node.pipeline(transaction=False)  # one connection for the script and its WAIT
         pipe.execute_command(command, body, len(script_keys), *script_keys, *args)
         pipe.execute_command("WAIT", ack.replicas, ack.timeout_ms)

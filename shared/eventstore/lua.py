@@ -22,15 +22,13 @@ class Script:
     def __init__(self, source: str) -> None:
         self.source = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()
-
-    def attempts(self) -> tuple[tuple[str, str], ...]:
-        """(command, body) pairs to send in turn: by SHA, then, on NOSCRIPT (first use on this
-        node, or after SCRIPT FLUSH or a failover), the source, which loads it."""
-        return (("EVALSHA", self.sha), ("EVAL", self.source))
+        # (command, body) pairs to send in turn: by SHA, then, on NOSCRIPT (first use on this
+        # node, or after SCRIPT FLUSH or a failover), the source, which loads it.
+        self.attempts = (("EVALSHA", self.sha), ("EVAL", self.source))
 
     def __call__(self, client: Any, script_keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the script on ``client`` with ``script_keys`` as KEYS and ``args`` as ARGV."""
-        (by_sha, sha), (by_source, source) = self.attempts()
+        (by_sha, sha), (by_source, source) = self.attempts
         try:
             return client.execute_command(by_sha, sha, len(script_keys), *script_keys, *args)
         except NoScriptError:

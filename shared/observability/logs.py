@@ -64,7 +64,7 @@ class JsonFormatter(logging.Formatter):
 class TextFormatter(logging.Formatter):
     """``time level logger message key=value ...``: for people at a terminal."""
 
-    def __init__(self, service: str = "") -> None:  # the service is JSON's field; a terminal knows its own
+    def __init__(self) -> None:  # no service: that is JSON's field; a terminal knows its own
         super().__init__(datefmt="%H:%M:%S")
 
     def format(self, record: logging.LogRecord) -> str:
@@ -80,7 +80,7 @@ class TextFormatter(logging.Formatter):
 
 def formatter(log_format: str, service: str = "") -> logging.Formatter:
     """The formatter ``LOG_FORMAT`` names (``json``; anything else: text)."""
-    return JsonFormatter(service) if log_format == "json" else TextFormatter(service)
+    return JsonFormatter(service) if log_format == "json" else TextFormatter()
 
 
 def setup(log_format: str, level: str = "INFO", service: str = "", stream: Any = None) -> logging.Handler:

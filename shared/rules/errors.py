@@ -33,33 +33,31 @@ def N_(message: str) -> str:
     return message
 
 
-class RuleError(Exception):
-    """A command the rules refuse; nothing is recorded.
-
-    ``template`` is the English sentence with ``{placeholders}``, ``params`` fill them in:
-    the API answers it in the player's language. ``message`` is the English sentence.
-    """
-
-    def __init__(self, code: RuleCode, template: str, **params: object) -> None:
-        message = template.format(**params) if params else template
-        super().__init__(message)
-        self.code = code
-        self.template, self.params = template, params
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"RuleError({self.code.value}, {self.message!r})"
-
-
-class TemplatedError(ValueError):
-    """A value refused with an English sentence: ``template`` with ``{placeholders}`` and the
-    ``params`` that fill them in (a server answers it in the player's language); ``message``
-    is the English sentence."""
+class Templated(Exception):
+    """A refusal as an English sentence: ``template`` with ``{placeholders}`` and the ``params``
+    that fill them in (a server answers it in the player's language); ``message`` is the English
+    sentence."""
 
     def __init__(self, template: str, /, **params: object) -> None:
         self.template, self.params = template, params
         self.message = template.format(**params) if params else template
         super().__init__(self.message)
+
+
+class RuleError(Templated):
+    """A command the rules refuse; nothing is recorded. (Not a ValueError: a caller that
+    catches bad values, such as the audit's, must not take a refused command for one.)"""
+
+    def __init__(self, code: RuleCode, template: str, **params: object) -> None:
+        super().__init__(template, **params)
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code.value}, {self.message!r})"
+
+
+class TemplatedError(Templated, ValueError):
+    """A value refused with an English sentence (a rule, a card, a deck, a match's setup)."""
 
 
 class SetupError(TemplatedError):

@@ -11,10 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from shared.i18n import LANGUAGES, translator
+from shared.i18n import LANGUAGES
 
 from .conftest import Stack
-from .test_browser_table import browser, open_page, play, save_screenshot, sync_api  # noqa: F401 (fixtures)
+from .test_browser_table import (  # noqa: F401 (fixtures)
+    assert_speaks,
+    browser,
+    open_page,
+    play,
+    save_screenshot,
+    sync_api,
+)
 
 # Where the page's start is: the header's title and the table's first column.
 _GEOMETRY = """() => {
@@ -45,12 +52,7 @@ def finished_match(open_page, lang: str):  # noqa: F811 (the fixture, passed in)
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])  # English: test_browser_table
 def test_a_whole_match_against_the_bot_in_each_language(open_page, lang: str, tmp_path: Path):  # noqa: F811
     page = finished_match(open_page, lang)
-    words = translator(lang, "table").gettext
-    assert page.evaluate("() => document.documentElement.lang") == lang
-    sync_api.expect(page.locator("#log-title")).to_have_text(words("Round log"))
-    sync_api.expect(page.locator("#play-bot")).to_have_text(words("Play against the bot"))
-    assert page.locator("#log li").count() > 10
-    assert page.evaluate("() => document.fonts.check('16px ' + getComputedStyle(document.body).fontFamily)")
+    assert_speaks(page, lang)
     save_screenshot(page, tmp_path, f"table.{lang}.png")
     if lang == "ur":
         geometry = page.evaluate(_GEOMETRY)

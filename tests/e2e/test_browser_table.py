@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from shared.i18n import translator
+
 from .conftest import ROOT, Stack
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -132,6 +134,16 @@ def assert_finished_table(page) -> None:
     sync_api.expect(page.get_by_role("button", name="Play against the bot")).to_be_visible()
 
 
+def assert_speaks(page, lang: str) -> None:
+    """A finished match's table in ``lang``: its words, a long log, and letters its fonts can draw."""
+    words = translator(lang, "table").gettext
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    sync_api.expect(page.locator("#log-title")).to_have_text(words("Round log"))
+    sync_api.expect(page.locator("#play-bot")).to_have_text(words("Play against the bot"))
+    assert page.locator("#log li").count() > 10
+    assert page.evaluate("() => document.fonts.check('16px ' + getComputedStyle(document.body).fontFamily)")
+
+
 def save_screenshot(page, tmp_path: Path, name: str = "table.png") -> None:
     """Always into the test's tmp dir; into docs/ too with UPDATE_SCREENSHOTS=1 (keeps the tree clean)."""
     shot = tmp_path / name
@@ -203,6 +215,7 @@ def test_a_player_registers_and_plays_a_whole_match_against_the_bot(open_page, t
     play([page], random.Random(2))
 
     assert_finished_table(page)
+    assert_speaks(page, "en")
     save_screenshot(page, tmp_path)
 
 

@@ -21,8 +21,6 @@ class Acknowledged:
     match_id: str
     version: int  # the version the reply named
     types: list[str]  # the types of the events it answered with, ending at ``version``
-    sent_at: float
-    answered_at: float
 
 
 @dataclass
@@ -34,7 +32,6 @@ class Load:
     stop: threading.Event = field(default_factory=threading.Event)
     acked: list[Acknowledged] = field(default_factory=list)
     refused: dict[str, int] = field(default_factory=dict)  # unanswered or 5xx replies, by code
-    playing: dict[int, str] = field(default_factory=dict)  # each client's current match
     match_ids: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _workers: list[threading.Thread] = field(default_factory=list)
@@ -55,9 +52,7 @@ class Load:
         try:
             players = {"A": self._retry(lambda: register(http)), "B": self._retry(lambda: register(http))}
             while not self.stop.is_set():
-                match_id = self._retry(lambda: self._new_match(http, players))
-                self.playing[n] = match_id
-                self._play(http, match_id, players, rng)
+                self._play(http, self._retry(lambda: self._new_match(http, players)), players, rng)
         except (AssertionError, OSError):
             return  # stopped while a request was being retried
 
@@ -87,7 +82,6 @@ class Load:
         """Send one action until it is answered (the same Idempotency-Key throughout); its version."""
         key = uuid.uuid4().hex
         while not self.stop.is_set():
-            sent_at = time.monotonic()
             try:
                 reply = act(http, match_id, player, action, key=key)
             except OSError:
@@ -97,7 +91,7 @@ class Load:
             if reply.status == 200:
                 types = [event["type"] for event in reply.body["events"]]
                 with self._lock:
-                    self.acked.append(Acknowledged(match_id, reply.body["version"], types, sent_at, time.monotonic()))
+                    self.acked.append(Acknowledged(match_id, reply.body["version"], types))
                 return reply.body["version"]
             if reply.status < 500:
                 return None  # refused by the rules (a stale view): look again

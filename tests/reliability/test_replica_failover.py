@@ -19,7 +19,7 @@ from services.cluster import LoopbackCluster
 from shared import keys
 from shared.eventstore import RedisEventStore
 from tests.e2e.http import Reply
-from tests.reliability.failover_load import Load
+from tests.reliability.failover_load import PAUSE, Load
 from tests.reliability.invariants import read_model_differences, wait_projected
 from tests.reliability.play import Player, act, new_match, register, view
 from tests.reliability.stack import Stack
@@ -114,14 +114,14 @@ def _first_move(stack: Stack, cluster: LoopbackCluster, avoid: int | None = None
 
 def _retry_until_answered(stack: Stack, match_id: str, actor: Player, action: dict[str, Any], key: str,
                           seconds: float) -> tuple[Reply, float]:
-    """Send the action with one Idempotency-Key every 0.1 s while it is answered 5xx, as a client
+    """Send the action with one Idempotency-Key every PAUSE while it is answered 5xx, as a client
     following Retry-After would, for up to ``seconds``: the last reply and when it came."""
     deadline = time.monotonic() + seconds
     while True:
         reply = act(stack.http, match_id, actor, action, key=key)
         if reply.status < 500 or time.monotonic() > deadline:
             return reply, time.monotonic()
-        time.sleep(0.1)
+        time.sleep(PAUSE)
 
 
 def _assert_recorded_once(store: RedisEventStore, match_id: str, reply: Reply) -> None:

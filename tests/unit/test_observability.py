@@ -110,7 +110,7 @@ def test_metrics_labels_stay_bounded_as_matches_are_played(app):
     assert "/matches/<id:match_id>/join" in routes
 
 
-def test_metric_names_follow_the_conventions(app):
+def test_metric_names_follow_the_conventions():
     for collector in (metrics.REQUESTS, metrics.COMMANDS, metrics.TIMEOUTS, metrics.LIMITS_HIT):
         assert collector.describe()[0].name.startswith("truc_")
     assert metrics.COMMAND_SECONDS.describe()[0].name.endswith("_seconds")

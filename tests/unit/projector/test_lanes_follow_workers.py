@@ -156,17 +156,17 @@ def test_no_request_is_stranded_whatever_the_workers_do(
 ) -> None:
     """Workers come and go while matches are requested; whatever lane each was filed in,
     the drains and one maintenance pass leave every lane empty and every match caught up."""
-    rng = random.Random(5)
+    rng, most_lanes = random.Random(5), 6
     match_ids, requested = store_matches(store, 12), set()
     for _ in range(30):
-        lanes = CatchUpRequests(queue, count=rng.randint(1, 6))  # API processes that disagree
+        lanes = CatchUpRequests(queue, count=rng.randint(1, most_lanes))  # API processes that disagree
         match_id = rng.choice(match_ids)
         requested.add(match_id)
         lanes.request(match_id)
         if rng.random() < 0.3:
             queue.empty()  # jobs lost
         if rng.random() < 0.3:
-            fake_redis.delete(*(keys.lane_armed(queue.name, lane) for lane in range(6)))  # arms expired
+            fake_redis.delete(*(keys.lane_armed(queue.name, lane) for lane in range(most_lanes)))  # arms expired
     adopt_lanes(queue)
     SimpleWorker([queue], connection=fake_redis).work(burst=True)
     assert all(CatchUpLanes(queue, count=1).waiting(lane) == 0 for lane in range(catchup_module.MAX_LANES))
