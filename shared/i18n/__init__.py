@@ -24,6 +24,7 @@ from werkzeug.http import parse_accept_header
 
 LANGUAGES = ("en", "fi", "nl", "pa", "bn", "ur")
 DEFAULT = "en"
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)  # those with catalogues
 RIGHT_TO_LEFT = frozenset({"ur"})
 DOMAINS = ("messages", "table", "terminal")  # the server's answers, the browser table, truc play
 LOCALES = Path(__file__).with_name("locales")

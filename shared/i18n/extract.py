@@ -24,7 +24,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from . import DEFAULT, LANGUAGES, LOCALES
+from . import LOCALES, TRANSLATED
 
 ROOT = LOCALES.parents[2]  # the project
 WRITE_OPTIONS = {"width": 100, "ignore_obsolete": True, "sort_output": False}
@@ -123,9 +123,8 @@ def extract(domain: Domain) -> int:
     """Write ``domain``'s template and update every translated language's catalogue; the count."""
     pot = template(domain)
     write(domain.template_path, pot)
-    for lang in LANGUAGES:
-        if lang != DEFAULT:
-            write(domain.po_path(lang), updated(domain, pot, lang))
+    for lang in TRANSLATED:
+        write(domain.po_path(lang), updated(domain, pot, lang))
     return len(pot)
 
 

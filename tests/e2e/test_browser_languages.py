@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.i18n import LANGUAGES
+from shared.i18n import TRANSLATED
 
 from .conftest import Stack
 from .test_browser_table import (  # noqa: F401 (fixtures)
@@ -49,7 +49,7 @@ def finished_match(open_page, lang: str):  # noqa: F811 (the fixture, passed in)
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])  # English: test_browser_table
+@pytest.mark.parametrize("lang", TRANSLATED)  # English: test_browser_table
 def test_a_whole_match_against_the_bot_in_each_language(open_page, lang: str, tmp_path: Path):  # noqa: F811
     page = finished_match(open_page, lang)
     assert_speaks(page, lang)

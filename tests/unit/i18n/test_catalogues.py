@@ -9,10 +9,9 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from shared.i18n import DEFAULT, LANGUAGES
+from shared.i18n import TRANSLATED
 from shared.i18n.extract import DOMAINS, Domain, template
 
-TRANSLATED = [lang for lang in LANGUAGES if lang != DEFAULT]
 CASES = [(domain, lang) for domain in DOMAINS for lang in TRANSLATED]
 
 # Messages a language may write as in English: pure placeholders, and words it writes the same way.
