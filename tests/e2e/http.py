@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import http.client
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,11 +63,3 @@ class Http:
 
     def post(self, path: str, body: Any = None, **kw: Any) -> Reply:
         return self.request("POST", path, body, **kw)
-
-
-def wait_for(probe: Callable[[], Any], done: Callable[[Any], bool], seconds: float = 3.0) -> Any:
-    """``probe()`` until ``done`` holds of it or ``seconds`` pass; its last value."""
-    deadline = time.monotonic() + seconds
-    while not done(value := probe()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return value

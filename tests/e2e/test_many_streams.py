@@ -18,8 +18,9 @@ import pytest
 import redis
 
 from services.embedded_redis import EmbeddedRedis, free_port
+from tests.waiting import wait_for
 
-from .http import Http, wait_for
+from .http import Http
 from .table import new_match
 
 ROOT = Path(__file__).resolve().parents[2]

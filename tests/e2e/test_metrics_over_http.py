@@ -1,10 +1,11 @@
 """Metrics and log lines from the running stack: /metrics on the API, the workers' own ports."""
 import random
-import time
 import urllib.request
 
 import orjson
 from prometheus_client.parser import text_string_to_metric_families
+
+from tests.waiting import wait_for
 
 from .table import new_match, play_to_the_end
 
@@ -39,10 +40,7 @@ def test_the_api_counts_commands_and_the_workers_their_catch_ups(stack):
     assert _commands(after) > before
     assert not any(match_id in str(labels) for _, labels in after)  # no match id in a label
     assert ("truc_figures_up", ()) in after and after[("truc_figures_up", ())] == 1.0
-    deadline = time.monotonic() + 10
-    while len(_worker_ports(stack)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    ports = _worker_ports(stack)
+    ports = wait_for(lambda: _worker_ports(stack), lambda found: len(found) >= 2, seconds=10)
     assert len(ports) >= 2
     caught_up = sum(_scrape(f"http://127.0.0.1:{port}/metrics").get(("truc_catch_up_duration_seconds_count", ()), 0)
                     for port in ports)

@@ -2,11 +2,11 @@
 import random
 import subprocess
 import sys
-import time
 
 from rq import Queue
 
 from shared.queues import enqueue_catch_up
+from tests.waiting import wait_for
 
 from .conftest import ROOT
 from .table import new_match, play_to_the_end
@@ -24,9 +24,7 @@ def test_re_running_catch_up_jobs_counts_a_finished_match_once(stack):
     queue = Queue("projector", connection=stack.redis)
     for _ in range(5):
         enqueue_catch_up(queue, match_id)
-    deadline = time.monotonic() + 10
-    while (queue.count or queue.started_job_registry.count) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_for(lambda: queue.count or queue.started_job_registry.count, lambda busy: not busy, seconds=10)
     assert not queue.count and not queue.started_job_registry.count, "the jobs did not run in 10 s"
 
     after = {p.id: stack.http.get(f"/players/{p.id}").body for p in (a, b)}

@@ -17,9 +17,9 @@ from services.api.feeds import live_feeds
 from shared.eventstore import RedisEventStore
 from shared.fold import FoldedMatch, fold
 from tests.unit.rules.given import deck_for
+from tests.waiting import wait_for
 
 from .conftest import Stack
-from .http import wait_for
 from .table import hidden_cards_shown, new_match, play_to_the_end, register, stream_version
 
 # Round 1 with dealer B: A holds 7C 8C KC, B holds JH QH AH (A wins every trick).

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from shared.subscriber import Subscriber
-from tests.integration.projector.support import wait_until
+from tests.waiting import wait_until
 
 
 def _heard(redis_client, parts: dict[str, list[bool]]) -> tuple[Subscriber, dict[str, list[str | None]]]:

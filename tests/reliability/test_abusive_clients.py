@@ -20,9 +20,10 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from shared import keys
-from tests.e2e.http import Http, wait_for
+from tests.e2e.http import Http
 from tests.reliability.abusers import Viewer, closed_within, stuck_viewers, summary, timed, trickle
 from tests.reliability.play import Player, act, new_match, pick_action, register, view
+from tests.waiting import wait_for
 
 STALLED = 2  # seconds: STALLED_CLIENT_SECONDS of these stacks
 SERVED_WITHIN = 5.0  # seconds: a generous bound for "still served" on a shared, noisy machine

@@ -6,9 +6,8 @@ import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.api import create_app
-from shared.config import Config
 from shared.observability import context, logs, metrics
+from tests.unit.api.support import fake_app
 
 SAFE = ["a", "abc.1", "A-b_c.9", "x" * 64]
 UNSAFE = ["", " ", "x" * 65, "a b", "a\nb", "é", "a/b", "a;b", "<script>"]
@@ -28,8 +27,7 @@ def test_an_unsafe_or_missing_request_id_is_replaced_by_a_new_one(sent):
 
 @pytest.fixture
 def app(fake_redis):
-    return create_app(Config.from_env({"REDIS_URL": "redis://unused", "RATE_LIMITS": "off"}),
-                      redis_client=fake_redis, queue_client=fake_redis)
+    return fake_app(fake_redis, {"RATE_LIMITS": "off"})
 
 
 @pytest.fixture
@@ -118,8 +116,7 @@ def test_metric_names_follow_the_conventions():
 
 
 def test_metrics_off_serves_no_metrics(fake_redis):
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused", "METRICS": "off"}),
-                     redis_client=fake_redis, queue_client=fake_redis)
+    app = fake_app(fake_redis, {"METRICS": "off"})
     try:
         assert app.test_client().get("/metrics").status_code == 404
         assert "X-Request-ID" in app.test_client().get("/health").headers

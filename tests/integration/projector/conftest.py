@@ -17,7 +17,8 @@ from services.embedded_redis import EmbeddedRedis
 from shared.eventstore import RedisEventStore
 from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
-from tests.integration.projector.support import NO_PERIODIC_SWEEP, QUEUE_NAME, REPO, StartWorker, wait_until
+from tests.integration.projector.support import NO_PERIODIC_SWEEP, QUEUE_NAME, REPO, StartWorker
+from tests.waiting import wait_until
 
 
 @pytest.fixture

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import random
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from tests.projector_support import Players
 
@@ -25,12 +22,3 @@ def players_of(n: int) -> Players:
     """Two of PLAYERS for match number ``n`` (the same two every time)."""
     first, second = random.Random(n).sample(PLAYERS, 2)
     return first, second
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
-    """Poll ``condition`` every 10 ms until it holds; fail the test after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.01)

@@ -11,8 +11,9 @@ from shared.catchup import COUNT_SECONDS, CatchUpRequests
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from tests.integration.projector.support import StartWorker, players_of, wait_until
+from tests.integration.projector.support import StartWorker, players_of
 from tests.projector_support import random_match
+from tests.waiting import wait_until
 
 
 def play(store: RedisEventStore, requests: CatchUpRequests, first: int, count: int) -> dict[str, int]:

@@ -13,8 +13,9 @@ from shared.eventstore import RedisEventStore
 from shared.queues import enqueue_catch_up
 from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
-from tests.integration.projector.support import PLAYERS, StartWorker, players_of, wait_until
+from tests.integration.projector.support import PLAYERS, StartWorker, players_of
 from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models
+from tests.waiting import wait_until
 
 PLAYER_IDS = [player_id for player_id, _ in PLAYERS]
 

@@ -27,8 +27,9 @@ from shared.queues import enqueue_catch_up
 from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import fresh_views
 from shared.readmodels.generations import Pointer, read_pointer
-from tests.integration.projector.support import REPO, StartWorker, players_of, wait_until
+from tests.integration.projector.support import REPO, StartWorker, players_of
 from tests.projector_support import append_in_batches, random_match, recount
+from tests.waiting import wait_until
 
 HISTORY = 300  # matches played before the rebuild
 LIVE_AT_ONCE = 6  # matches being played during it

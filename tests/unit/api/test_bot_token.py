@@ -4,18 +4,16 @@ from __future__ import annotations
 import fakeredis
 import pytest
 
-from services.api import create_app
 from services.api.__main__ import seat_the_bot
 from shared.bot import WeakBotTokenError, checked_bot_token
-from shared.config import Config
+from tests.unit.api.support import fake_app
 
 OLD = "an-old-and-leaked-bot-secret-0123456789"
 NEW = "a-brand-new-bot-secret-9876543210abcdef"
 
 
 def _app(client, token: str | None):
-    env = {"REDIS_URL": "redis://unused", **({"BOT_TOKEN": token} if token else {})}
-    return create_app(Config.from_env(env), redis_client=client, queue_client=client).test_client()
+    return fake_app(client, {"BOT_TOKEN": token} if token else {}).test_client()
 
 
 def _creates_as_bot(http, token: str) -> int:

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.api import create_app
-from shared.config import Config
+from tests.unit.api.support import fake_app
 
 
 @pytest.fixture
 def http(fake_redis):
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=fake_redis, queue_client=fake_redis)
-    return app.test_client()
+    return fake_app(fake_redis).test_client()
 
 
 def _auth(http, name: str) -> dict:

@@ -1,14 +1,13 @@
 """A damaged match stream is answered with a clear 503, never a bare 500."""
 import fakeredis
 
-from services.api import create_app
 from shared import keys
-from shared.config import Config
+from tests.unit.api.support import fake_app
 
 
 def test_actions_and_history_of_a_damaged_match_answer_match_unreadable():
     client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=client, queue_client=client)
+    app = fake_app(client)
     http = app.test_client()
     token = http.post("/players", json={"name": "alice"}).get_json()["token"]
     auth = {"Authorization": f"Bearer {token}"}

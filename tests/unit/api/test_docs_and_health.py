@@ -7,12 +7,11 @@ import re
 
 import redis
 
-from services.api import create_app
-from shared.config import Config
+from tests.unit.api.support import fake_app
 
 
 def _app(client):
-    return create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=client, queue_client=client)
+    return fake_app(client)
 
 
 def test_the_docs_page_allows_only_its_own_inline_script_and_no_framing(fake_redis) -> None:
@@ -37,8 +36,7 @@ class _Unreachable:
 
 
 def test_health_answers_a_code_and_keeps_the_redis_error_to_the_log(caplog) -> None:
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=_Unreachable(),
-                     queue_client=_Unreachable())
+    app = fake_app(_Unreachable())
     reply = app.test_client().get("/health")
     assert reply.status_code == 503
     body = reply.get_json()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.api import create_app
 from shared import keys
 from shared.config import Config, LimitSettings
+from tests.unit.api.support import fake_app
 
 START = 1_700_000_000_000
 HOUR = 3_600_000
@@ -26,8 +26,7 @@ class Api:
 
     def __init__(self, client, **env: str) -> None:
         self.clock, self.redis = Clock(), client
-        config = Config.from_env({"REDIS_URL": "redis://unused", "BOT_TOKEN": BOT_TOKEN, **env})
-        self.app = create_app(config, redis_client=client, queue_client=client, clock=self.clock)
+        self.app = fake_app(client, {"BOT_TOKEN": BOT_TOKEN, **env}, clock=self.clock)
         self.http = self.app.test_client()
 
     def register(self, name: str, address: str = "10.0.0.1", **headers: str):

@@ -8,6 +8,7 @@ import pytest
 from services.api.__main__ import claim_old_lookalikes
 from services.api.players import NameTakenError, PlayerRegistry
 from shared import keys
+from tests.unit.api.support import fake_app
 
 
 @pytest.fixture
@@ -67,12 +68,7 @@ def test_names_registered_before_get_their_look_alike_claims_before_the_api_serv
 
 
 def test_a_taken_name_is_quoted_isolated_in_the_answer_so_a_right_to_left_name_keeps_the_sentence_whole(fake_redis):
-    from services.api import create_app
-    from shared.config import Config
-
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused", "RATE_LIMITS": "off"}),
-                     redis_client=fake_redis, queue_client=fake_redis)
-    client = app.test_client()
+    client = fake_app(fake_redis, {"RATE_LIMITS": "off"}).test_client()
     assert client.post("/players", json={"name": "عمران"}).status_code == 201
     taken = client.post("/players", json={"name": "عمران"})
     assert taken.status_code == 409 and taken.get_json()["error"] == "NAME_TAKEN"

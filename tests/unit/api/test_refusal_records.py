@@ -1,15 +1,13 @@
 """Refused actions with fresh Idempotency-Keys cannot fill Redis: none are kept for a finished match."""
 from __future__ import annotations
 
-from services.api import create_app
 from shared import keys
-from shared.config import Config
+from tests.unit.api.support import fake_app
 
 
 def test_refusals_in_a_finished_match_record_nothing(fake_redis) -> None:
     # 30 refusals at once: faster than the actions limit lets one player act.
-    http = create_app(Config.from_env({"REDIS_URL": "redis://unused", "RATE_LIMITS": "off"}), redis_client=fake_redis,
-                      queue_client=fake_redis).test_client()
+    http = fake_app(fake_redis, {"RATE_LIMITS": "off"}).test_client()
     alice, bob = ({"Authorization": f"Bearer {http.post('/players', json={'name': n}).get_json()['token']}"}
                   for n in ("alice", "bob"))
     options = {"start_scores": [11, 11], "first_dealer": "B"}  # the next round decides the match
@@ -29,8 +27,7 @@ def test_refusals_in_a_finished_match_record_nothing(fake_redis) -> None:
 
 
 def test_a_refusal_in_a_live_match_is_kept_for_its_retry_and_expires(fake_redis) -> None:
-    http = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=fake_redis,
-                      queue_client=fake_redis).test_client()
+    http = fake_app(fake_redis).test_client()
     alice, bob = ({"Authorization": f"Bearer {http.post('/players', json={'name': n}).get_json()['token']}"}
                   for n in ("alice", "bob"))
     match_id = http.post("/matches", json={"first_dealer": "A"}, headers=alice).get_json()["id"]

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from services.api import create_app
 from services.api.field_messages import FIELD_MESSAGES
 from shared import names
-from shared.config import Config
 from shared.i18n import translator
 from shared.rules.variants import MAX_TARGET
+from tests.unit.api.support import fake_app
 
 
 @pytest.fixture
 def client(fake_redis):
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused", "RATE_LIMITS": "off"}),
-                     redis_client=fake_redis, queue_client=fake_redis)
-    return app.test_client()
+    return fake_app(fake_redis, {"RATE_LIMITS": "off"}).test_client()
 
 
 def _refused(client, body: dict) -> dict:

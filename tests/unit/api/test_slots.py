@@ -1,15 +1,14 @@
 """Live streams are capped per API process (a configurable bound far above 5,000 by default)."""
 import threading
 
-from services.api import create_app
 from services.api.slots import Slots as StreamSlots
 from shared.config import Config
+from tests.unit.api.support import fake_app
 
 
 def test_streams_past_the_cap_are_refused_at_once_until_one_ends(fake_redis):
     client = fake_redis
-    config = Config.from_env({"REDIS_URL": "redis://unused", "MAX_STREAMS": "2"})
-    app = create_app(config, redis_client=client, queue_client=client)
+    app = fake_app(client, {"MAX_STREAMS": "2"})
     http = app.test_client()
     match_id = http.post("/matches", json={}, headers=_auth(http, "alice")).get_json()["id"]
     url = f"/matches/{match_id}/stream"

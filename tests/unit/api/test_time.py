@@ -5,12 +5,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from services.api import create_app
 from services.api.app import clock as clock_use_cases
 from services.api.app import expire, latest, time_out
 from services.api.app.errors import MatchNotFoundError
 from shared.config import Config
 from shared.rules import RuleCode, RuleError, Seat, deadline
+from tests.unit.api.support import fake_app
 
 T0 = 1_700_000_000_000  # when the tests' matches are created (epoch ms)
 MINUTE = 60_000
@@ -34,8 +34,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def app(fake_redis, clock):
-    config = Config.from_env({"REDIS_URL": "redis://unused"})
-    return create_app(config, redis_client=fake_redis, queue_client=fake_redis, clock=clock)
+    return fake_app(fake_redis, clock=clock)
 
 
 @pytest.fixture

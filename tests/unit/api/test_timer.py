@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from services.api import create_app
 from services.api.app import latest
 from services.api.timer import Timer
-from shared.config import Config
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, catch_up
 from shared.readmodels.clocks import Clocks
 from shared.rules import Status, owes
+from tests.unit.api.support import fake_app
 from tests.unit.api.test_time import T0, FakeClock
 
 SECOND = 1000
@@ -20,8 +19,7 @@ SECOND = 1000
 @pytest.fixture
 def setup(fake_redis):
     clock = FakeClock()
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=fake_redis,
-                     queue_client=fake_redis, clock=clock)
+    app = fake_app(fake_redis, clock=clock)
     ctx = app.extensions["truc"]
     projector = ProjectorContext(RedisEventStore(fake_redis, clock=clock), ReadModels(fake_redis))
     return app.test_client(), ctx, projector, clock, Timer(ctx.matches, ctx.read_models, 3600, clock=clock)

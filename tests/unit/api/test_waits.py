@@ -5,13 +5,12 @@ import threading
 
 import pytest
 
-from services.api import create_app
 from services.api.slots import Slots
 from shared import keys
-from shared.config import Config
 from shared.readmodels import ReadModels
 from shared.readmodels.changes import ViewChanges
 from shared.subscriber import Subscriber
+from tests.unit.api.support import fake_app
 from tests.unit.projector.test_readmodels import summary_of, views_of
 
 
@@ -45,8 +44,7 @@ def test_slots_are_bounded_per_client_and_in_all() -> None:
 
 @pytest.fixture
 def http_and_waits(fake_redis, monkeypatch):
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused", "WAITS_PER_CLIENT": "1"}),
-                     redis_client=fake_redis, queue_client=fake_redis)
+    app = fake_app(fake_redis, {"WAITS_PER_CLIENT": "1"})
     waited: list[int] = []
     monkeypatch.setattr(ReadModels, "wait_for_version", lambda self, match_id, version, timeout: waited.append(version))
     return app.test_client(), waited, app.extensions["truc"]
@@ -79,7 +77,7 @@ def test_a_client_past_its_share_of_waits_is_answered_at_once(http_and_waits) ->
 
 
 def test_waits_and_live_streams_share_the_processs_one_subscriber(fake_redis) -> None:
-    app = create_app(Config.from_env({"REDIS_URL": "redis://unused"}), redis_client=fake_redis, queue_client=fake_redis)
+    app = fake_app(fake_redis)
     ctx = app.extensions["truc"]
     readmodels = ReadModels(fake_redis)
     readmodels.write_match("m1", 1, views_of(1), summary_of("m1", "waiting"))
