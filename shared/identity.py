@@ -10,8 +10,11 @@ them from here.
 - A player id obeys the alphabet of match ids (:func:`shared.keys.validate_match_id`):
   1-64 of ``A-Z a-z 0-9 _ -``. It becomes part of Redis keys.
 - A player name is one the API keeps (:func:`shared.names.normalise`: the PRECIS Nickname
-  profile, NFC, 1-32 characters), or one it kept before names could be in any script
-  (1-32 ASCII letters, digits, spaces, ``_`` or ``-``, spaces as they were typed).
+  profile, NFC, 1-32 characters), or one it kept before: before names could be in any
+  script (1-32 ASCII letters, digits, spaces, ``_`` or ``-``, spaces as they were typed), or
+  before characters that show as nothing were refused (:func:`shared.names.profile_form`:
+  a recorded match seating ``alice`` and a Braille blank still audits and imports; the
+  name is no screen's danger, and its skeleton is ``alice``'s).
 """
 from __future__ import annotations
 
@@ -49,7 +52,7 @@ def validate_player_name(name: object) -> str:
     if isinstance(name, str) and _LEGACY_NAME.fullmatch(name):
         return name
     try:
-        if names.normalise(name) == name:
+        if names.profile_form(name) == name:  # what normalise keeps, or kept before it refused blanks
             return name  # type: ignore[return-value]
     except names.InvalidNameError:
         pass

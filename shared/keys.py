@@ -116,7 +116,7 @@ def limit(name: str, subject: str) -> str:
 
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
-NAME_CLAIMS_PATTERN, LOOKALIKES_CLAIMED = f"{PREFIX}:name:*", f"{PREFIX}:looks"  # the second: set once all have both
+NAME_CLAIMS_PATTERN, LOOKALIKES_CLAIMED = f"{PREFIX}:name:*", f"{PREFIX}:looks"  # the second: claims made of skeleton N
 
 
 def match_id_from_key(key: str | bytes) -> str:

@@ -4,13 +4,17 @@
   ``precis-i18n``). It refuses control, format and bidi characters (a zero-width joiner or
   non-joiner only where the script needs it: after a virama, between joining letters),
   maps every space to one ASCII space, trims and collapses them, and normalises to NFC.
-  The name kept is that form, 1-32 characters (code points) long.
+  The name kept is that form, 1-32 characters (code points) long, holding no character that
+  shows as nothing (:mod:`shared.blank_characters`: ``Bot`` and a Braille blank would look
+  like ``Bot``); the joiners the profile allows in their place are the one exception.
 - When two names are the same, so that only one player may hold it: when their comparison
   forms (the profile's case-mapped form) are equal, or when they look alike: equal
   confusable skeletons (UTS #39, from the confusables data of ``confusable-homoglyphs``).
   Case aside: two names look alike when a look-alike form of one (:func:`lookalike_forms`)
   is one of the other's, so ``Воt`` and ``ВОТ`` (Cyrillic) are ``Bot``, and ``АLICE`` is
-  ``Alice``. Joiners do not count (they are default-ignorable).
+  ``Alice``. What shows as nothing does not count: the skeleton drops every default-ignorable
+  character (the joiners) and every character drawn blank, so a name kept before these were
+  refused (``alice`` and a Braille blank) is ``alice``.
 """
 from __future__ import annotations
 
@@ -19,9 +23,14 @@ from functools import lru_cache
 
 from precis_i18n import get_profile
 
+from shared.blank_characters import first_hidden, shows_nothing
+
 MAX_CHARS = 32
 RULE = ("1-32 characters of the PRECIS Nickname profile (RFC 8266): letters, digits, "
-        "symbols and spaces in any script; no control, format or bidi characters.")
+        "symbols and spaces in any script; no control, format, bidi or invisible characters.")
+# Which skeleton the stored look-alike claims were made with: 2 drops the characters drawn
+# blank too. Names kept under an older one get this one's claims once, at start-up.
+SKELETON_VERSION = 2
 _PRESERVED = get_profile("NicknameCasePreserved")
 _MAPPED = get_profile("NicknameCaseMapped")
 _BIDI_MARKS = str.maketrans("", "", "\u200e\u200f")  # the data quotes right-to-left characters between them
@@ -33,6 +42,16 @@ class InvalidNameError(ValueError):
 
 def normalise(name: object) -> str:
     """The name as it is kept and shown (NFC, spaces trimmed and collapsed), or InvalidNameError."""
+    written = profile_form(name)
+    hidden = first_hidden(written)
+    if hidden is not None:
+        raise InvalidNameError(f"invalid name {name!r}: U+{ord(hidden):04X} shows as nothing")
+    return written
+
+
+def profile_form(name: object) -> str:
+    """The name as the profile writes it, 1-32 characters, or InvalidNameError: what the API
+    kept before characters that show as nothing were refused (an old name may hold them)."""
     if not isinstance(name, str):
         raise InvalidNameError(f"not a name: {name!r}")
     try:
@@ -71,15 +90,11 @@ def _prototypes() -> dict[str, str]:
 
 
 def skeleton(text: str) -> str:
-    """The UTS #39 skeleton: NFD, default-ignorable characters dropped, prototypes, NFD again."""
+    """The UTS #39 skeleton: NFD, default-ignorable characters dropped (and those drawn blank),
+    prototypes, NFD again."""
     prototypes = _prototypes()
-    mapped = (prototypes.get(char, char) for char in unicodedata.normalize("NFD", text) if not _ignorable(char))
+    mapped = (prototypes.get(char, char) for char in unicodedata.normalize("NFD", text) if not shows_nothing(char))
     return unicodedata.normalize("NFD", "".join(mapped))
-
-
-def _ignorable(char: str) -> bool:
-    """Default-ignorable as far as a valid name can hold one: ZWJ, ZWNJ (format characters)."""
-    return unicodedata.category(char) == "Cf" or "\ufe00" <= char <= "\ufe0f" or char == "\u034f"
 
 
 def lookalike_forms(name: str) -> tuple[str, str]:

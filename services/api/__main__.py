@@ -40,7 +40,7 @@ def seat_the_bot(client: Any, token: str | None) -> None:
 
 
 def claim_old_lookalikes(client: Any) -> None:
-    """Names registered before look-alikes counted get their claims, once, before anything is served."""
+    """Names kept under an older skeleton get today's look-alike claims, once, before anything is served."""
     PlayerRegistry(client).claim_old_lookalikes()
 
 

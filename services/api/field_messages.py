@@ -39,7 +39,7 @@ FIELD_MESSAGES = (
     N_("String does not match expected pattern."),
     # this project's schemas and the API's headers
     N_("1-32 characters of the PRECIS Nickname profile (RFC 8266): letters, digits, "
-       "symbols and spaces in any script; no control, format or bidi characters."),
+       "symbols and spaces in any script; no control, format, bidi or invisible characters."),
     N_("A play needs a card, e.g. \"7H\"."),
     N_("Only a play takes a card."),
     N_("Not a version."),

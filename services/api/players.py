@@ -94,26 +94,30 @@ class PlayerRegistry:
         return player
 
     def claim_old_lookalikes(self) -> None:
-        """Give the names registered before look-alikes counted their claims, once (idempotent).
+        """Give the names kept under an older skeleton their claims, once per skeleton (idempotent).
 
-        They hold one claim, ``truc:name:<case-folded name>``. The API's launcher, before it
-        serves (no request waits on the scan), reads those claims and adds each name's two
-        (set only if free: two old names that look alike both stay, the first scanned holding
-        the look-alike form), then marks the work done. A name registered meanwhile claims
-        both forms itself.
+        Names registered before look-alikes counted hold one claim, ``truc:name:<case-folded
+        name>``; names registered before the skeleton dropped the characters drawn blank
+        (``alice`` and a Braille blank) hold a look-alike claim that is not ``alice``'s. The
+        API's launcher, before it serves (no request waits on the scan), reads every name
+        claim and adds each name's look-alike claims of today's skeleton (set only if free:
+        two old names that look alike both stay, the first scanned holding the look-alike
+        form), then marks the work done with :data:`shared.names.SKELETON_VERSION`. A name
+        registered meanwhile claims its forms itself.
         """
-        if self._client.exists(keys.LOOKALIKES_CLAIMED):
+        done = self._client.get(keys.LOOKALIKES_CLAIMED)
+        if done is not None and int(done) >= names.SKELETON_VERSION:
             return
         for key in self._client.scan_iter(match=keys.NAME_CLAIMS_PATTERN, count=1000):
             player_id = self._client.get(key)
             player = None if player_id is None else self.by_id(player_id.decode())
-            try:
-                claims = [] if player is None else name_claims(names.normalise(player.name))
+            try:  # as the profile writes it: an old name may hold a blank today's rule refuses
+                claims = [] if player is None else name_claims(names.profile_form(player.name))
             except names.InvalidNameError:  # an old name the profile refuses (all spaces): its claim holds it
                 claims = []
             for claim in claims:
                 self._client.set(claim, player_id, nx=True)
-        self._client.set(keys.LOOKALIKES_CLAIMED, 1)
+        self._client.set(keys.LOOKALIKES_CLAIMED, names.SKELETON_VERSION)
 
     def seat_token(self, player_id: str, name: str, token: str | None) -> None:
         """Make ``token`` the configured player's only token; None: it has none.
