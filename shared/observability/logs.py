@@ -6,6 +6,16 @@ carries the ids bound in :mod:`.context` (``request_id``, ``match_id``, ``player
 the fields a call passes in ``extra``. Secrets never reach a line: a field whose name says
 token, seed, secret, password, cookie or authorization is dropped, and a bearer token or a
 ``token=`` in a message or a traceback is masked.
+
+A line holds what clients sent (a request's path, a name), so a text line escapes every
+part of itself (:func:`escaped`): a ``%0a`` in a path cannot start a forged line, nor a
+bidi control reorder one, and a value holding a space or an ``=`` is quoted, so that
+``level=ERROR`` inside a path stays inside ``path="..."``. One record is one line: a
+traceback's lines follow it indented, so only a record's own line starts at the margin.
+JSON lines need less: orjson escapes the C0 controls, ``"`` and ``\\``, but writes DEL, the
+C1 controls, the line separators (U+0085, U+2028, which many readers take for a line's end)
+and the bidi and invisible format characters as they are; a JSON line writes those as
+``\\uNNNN`` too (the same string once parsed).
 """
 from __future__ import annotations
 
@@ -23,6 +33,15 @@ _SECRET_NAME = re.compile(r"token|seed|secret|password|cookie|authorization", re
 _SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|seed=)[^\s&'\",]+")
 _MASK = r"\1[redacted]"
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
+# What a reader could take for the line's structure: controls (C0, DEL, C1), line and paragraph
+# separators, the bidi controls and the invisible format characters, and the backslash itself.
+_UNSAFE = re.compile("[\\\\\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+                     "\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+                          "\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")  # _UNSAFE less what orjson escapes
+_SHORT = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NEEDS_QUOTES = re.compile(r'[\s="]|^$')  # a value; a message reads as words, quoted if it holds "=" or '"'
+_MESSAGE_NEEDS_QUOTES = re.compile(r'[="]')
 _ACCESS_FIELDS = {"m": "method", "U": "path", "s": "status", "B": "bytes", "L": "duration_s",
                   "{x-request-id}o": "request_id"}
 
@@ -30,6 +49,36 @@ _ACCESS_FIELDS = {"m": "method", "U": "path", "s": "status", "B": "bytes", "L": 
 def scrub(text: str) -> str:
     """``text`` with bearer tokens and ``token=`` / ``seed=`` values masked."""
     return _SECRET_TEXT.sub(_MASK, text)
+
+
+def escaped(text: object) -> str:
+    """``text`` on one line with nothing a reader could mistake for structure: each control,
+    separator, bidi or invisible format character written as ``\\n``, ``\\xNN`` or ``\\uNNNN``."""
+    return _UNSAFE.sub(_escape_one, str(text))
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _SHORT:
+        return _SHORT[char]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    """One character as JSON's ``\\uNNNN`` (a surrogate pair above the BMP)."""
+    encoded = match.group().encode("utf-16-be")
+    return "".join(f"\\u{int.from_bytes(encoded[at:at + 2], 'big'):04x}" for at in range(0, len(encoded), 2))
+
+
+def _field(key: str, value: object) -> str:
+    """``key=value``, the value quoted when it holds a space, ``=`` or ``"``, or is empty."""
+    return f"{escaped(key)}={_quoted(escaped(value), _NEEDS_QUOTES)}"
+
+
+def _quoted(text: str, needs: re.Pattern[str]) -> str:
+    """``text`` in double quotes (``"`` escaped) if ``needs`` finds anything in it, else as it is."""
+    return '"' + text.replace('"', '\\"') + '"' if needs.search(text) else text
 
 
 def fields_of(record: logging.LogRecord) -> dict[str, Any]:
@@ -58,7 +107,7 @@ class JsonFormatter(logging.Formatter):
         line.update(fields_of(record))
         if record.exc_info:
             line["exc"] = scrub(self.formatException(record.exc_info))
-        return orjson.dumps(line, default=str).decode()
+        return _JSON_UNSAFE.sub(_json_escape, orjson.dumps(line, default=str).decode())
 
 
 class TextFormatter(logging.Formatter):
@@ -69,12 +118,12 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         record.message = scrub(_message(record))
-        line = f"{self.formatTime(record, self.datefmt)} {record.levelname} {record.name} {record.message}"
-        fields = fields_of(record)
-        if fields:
-            line += " " + " ".join(f"{key}={value}" for key, value in fields.items())
-        if record.exc_info:
-            line += "\n" + scrub(self.formatException(record.exc_info))
+        head = [self.formatTime(record, self.datefmt), escaped(record.levelname), escaped(record.name),
+                _quoted(escaped(record.message), _MESSAGE_NEEDS_QUOTES)]
+        line = " ".join([*head, *(_field(key, value) for key, value in fields_of(record).items())])
+        if record.exc_info:  # indented: only a record's own line starts at the margin
+            trace = scrub(self.formatException(record.exc_info))
+            line += "".join(f"\n    {escaped(part)}" for part in trace.splitlines())
         return line
 
 
