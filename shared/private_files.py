@@ -7,9 +7,12 @@ its place is refused instead of followed.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 PRIVATE_UMASK = 0o077  # what this process creates from now on: for its owner only
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -30,6 +33,27 @@ def write_secret(path: Path, text: str) -> None:
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
     with os.fdopen(descriptor, "w") as file:
         file.write(text)
+
+
+@contextlib.contextmanager
+def private_output(path: Path, replace: bool = False) -> Iterator[BinaryIO]:
+    """A new file at ``path``, mode 0600, to write; removed if the writing fails.
+
+    Without ``replace``, FileExistsError if anything is there (a symlink too). With it, the
+    file is written under a temporary name beside ``path`` (created the same way) and renamed
+    over ``path`` once complete: whatever stood there (a symlink is replaced, not followed)
+    is swapped for the whole new file at once, never truncated or left half written.
+    """
+    target = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp") if replace else path
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            yield file
+        if replace:
+            os.replace(target, path)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
 
 
 def read_secret(path: Path) -> str | None:

@@ -4,10 +4,17 @@ An import is refused, with one sentence and a non-zero status, for a file this c
 cannot read or whose ids and names the API would not accept (exit 2, see
 :mod:`.exports`), and for a log the audit finds unlawful (exit 1). What it prints of the
 file is made printable first: the file may have been written to attack the terminal.
+
+An export written to a file (``-o``) is created for its owner alone (0600), and never over
+an existing file unless ``--force`` says so (then written whole under a temporary name and
+renamed over it). A match still being played is exported with every hand dealt, the
+hidden ones too: the command says so on stderr.
 """
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, NoReturn
 
 import click
@@ -15,33 +22,62 @@ import orjson
 
 from shared.audit import audit_events
 from shared.eventstore import ConcurrencyError
+from shared.eventstore.port import StoredEvent
 from shared.eventstore.schema import event_to_json
+from shared.fold import FoldedMatch, fold
+from shared.private_files import private_output
 from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.readmodels.parked import ParkedMatches
 from shared.rules.chance import fits_commitment
 
 from .context import MATCH_ID, backends
 from .exports import FORMAT, Export, ExportError, read_export
+from .lang import lang_option, terminal
 from .untrusted import printable
 
 
 @click.command()
 @click.argument("match_id", type=MATCH_ID)
-@click.option("-o", "--output", type=click.File("wb"), default="-", help="Where to write (default: stdout).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="A new file to write, for its owner only (default: stdout).")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
 @click.option("--include-seed", is_flag=True,
               help="Also export the secret seed of an unfinished match, so it can be played on after import.")
-def export(match_id: str, output: IO[bytes], include_seed: bool) -> None:
+@lang_option
+def export(match_id: str, output: str, force: bool, include_seed: bool, lang: str) -> None:
     """Write MATCH as JSON lines: a header, then every event with its version, time and hash."""
-    ctx = backends()
+    ctx, tr = backends(), terminal(lang)
     stored = ctx.store.read(match_id)
     if not stored:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)
     header = {"format": FORMAT, "match_id": match_id, "events": len(stored),
               "seed": ctx.seeds.get(match_id) if include_seed else None}
-    output.write(orjson.dumps(header) + b"\n")
-    for event in stored:
-        output.write(orjson.dumps(event_to_json(event)) + b"\n")
+    lines = [orjson.dumps(header) + b"\n", *(orjson.dumps(event_to_json(event)) + b"\n" for event in stored)]
+    if _live(match_id, stored):
+        click.echo(tr.gettext("Match {match} is still being played: the export holds every hand, the hidden "
+                              "ones too. Keep it private.", match=match_id), err=True)
+    if output == "-":
+        click.open_file("-", "wb").writelines(lines)
+        return
+    try:
+        with private_output(Path(output), replace=force) as file:
+            file.writelines(lines)
+    except FileExistsError:
+        click.echo(tr.gettext("{file} exists already: nothing was written (--force replaces it).",
+                              file=printable(output)), err=True)
+        sys.exit(1)
+    except OSError as error:
+        click.echo(f"{printable(output)}: {error.strerror}", err=True)
+        sys.exit(1)
+
+
+def _live(match_id: str, stored: Sequence[StoredEvent]) -> bool:
+    """Whether the match is still waiting or being played (a stream the fold cannot read counts as live)."""
+    try:
+        return not fold(FoldedMatch(match_id), stored).status.over
+    except Exception:  # a damaged stream is exported as it is, for whoever looks into it
+        return True
 
 
 @click.command("import")
