@@ -34,7 +34,7 @@ def test_a_seat_view_is_private_and_a_spectators_is_not_though_both_carry_the_ve
 
 def test_every_answer_to_a_caller_with_credentials_is_private(table: Table) -> None:
     alice, bob = table.register("alice"), table.register("bob")
-    created = table.http.post("/matches", json={}, headers=alice.headers)
+    created = table.http.post("/matches", json={"first_dealer": "B"}, headers=alice.headers)  # alice leads
     match_id = created.get_json()["id"]
     joined = table.http.post(f"/matches/{match_id}/join", json={}, headers=bob.headers)
     shown = table.http.get(f"/matches/{match_id}", headers=alice.headers).get_json()
