@@ -4,8 +4,8 @@
 - ``{m:<match_id>}`` is a Redis Cluster *hash tag*: every key of one match lives in one slot, so a
   script or MULTI on one match runs unchanged on a cluster. None touches two matches at once.
 
-Ids come from outside (URLs, job arguments), so they are validated: an id may never
-smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
+Ids come from outside (URLs, job arguments), so they are validated (by the rule of shared/ids.py,
+re-exported here): an id may never smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
 """
 from __future__ import annotations
 
@@ -13,22 +13,10 @@ import re
 
 from redis.crc import key_slot
 
+from shared.ids import ID_PATTERN, InvalidMatchIdError, validate_match_id  # noqa: F401 (keys' own alphabet)
 from shared.slots import SLOTS, slot_tag
 
 PREFIX = "truc"
-ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"  # match and player ids: safe in a key, a URL and a command line
-_MATCH_ID = re.compile(ID_PATTERN)
-
-
-class InvalidMatchIdError(ValueError):
-    """A match id that could not be used in a Redis key."""
-
-
-def validate_match_id(match_id: str) -> str:
-    """Return ``match_id`` unchanged if it is 1-64 of ``A-Z a-z 0-9 _ -``, else raise."""
-    if not isinstance(match_id, str) or not _MATCH_ID.fullmatch(match_id):
-        raise InvalidMatchIdError(f"invalid match id: {match_id!r}")
-    return match_id
 
 
 def _match_key(match_id: str, what: str) -> str:
@@ -105,6 +93,14 @@ def player_name(name: str, looks: bool = False) -> str:
 def player_token(token_hash: str) -> str:
     """Maps the SHA-256 of a bearer token to its player id (the token itself is never stored)."""
     return f"{PREFIX}:token:{token_hash}"
+
+
+def stream_ticket(ticket_hash: str) -> str:
+    """Maps the SHA-256 of a stream ticket to its player id, until it expires or is used (one key: one slot)."""
+    return f"{PREFIX}:ticket:{ticket_hash}"
+
+
+TOKENS_REVOKED = f"{PREFIX}:tokens-revoked"  # a pub/sub channel: the hash of each token revoked (shared/revocations.py)
 
 
 def limit(name: str, subject: str) -> str:

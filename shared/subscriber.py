@@ -4,7 +4,9 @@ Several parts of a process wait on published ids: the API's live streams (append
 notices told) and its reads that wait for a version (views written). Each part registers
 its channel with :meth:`Subscriber.on`, a ``wake`` that takes the id published (None:
 look again, whatever it concerns), and a ``wanted`` that says whether it has anyone
-waiting now. The thread starts on :meth:`Subscriber.start` (the first waiter: building
+waiting now; and, if it must know when it stops hearing the channel (a cache kept true by
+the messages: :mod:`shared.revocations`), a ``lost`` called when the channel is unsubscribed
+or its connection ends. The thread starts on :meth:`Subscriber.start` (the first waiter: building
 the process does no I/O) and stands down once no part wants it (within a poll, about a
 second).
 
@@ -49,13 +51,17 @@ class Subscriber:
         self._name = client_name
         self._lock = threading.Lock()
         self._channels: dict[str, tuple[Wake, Callable[[], bool]]] = {}
+        self._lost: dict[str, Callable[[], None]] = {}
         self._thread: threading.Thread | None = None
         self._line: _Line | None = None  # the running subscriber's connection
 
-    def on(self, channel: str, wake: Wake, wanted: Callable[[], bool]) -> None:
-        """Hand the ids published on ``channel`` to ``wake``, subscribed while ``wanted()`` (see :meth:`start`)."""
+    def on(self, channel: str, wake: Wake, wanted: Callable[[], bool], lost: Callable[[], None] | None = None) -> None:
+        """Hand the ids published on ``channel`` to ``wake``, subscribed while ``wanted()`` (see :meth:`start`);
+        ``lost()`` once it stops hearing them (unsubscribed, or its connection ended), if given."""
         with self._lock:
             self._channels[channel] = (wake, wanted)
+            if lost is not None:
+                self._lost[channel] = lost
 
     def start(self) -> None:
         """Start the subscriber unless it runs (a part that now has a waiter calls it, having counted the waiter).
@@ -100,6 +106,7 @@ class Subscriber:
                     self._line = None
             line.subscription.close()
             client.close()
+            self._lose(line.subscribed)
 
     def _hear(self, line: _Line, seconds: float) -> None:
         """Hand each message heard for ``seconds`` to its channel's part (a subscription confirmed: None)."""
@@ -114,6 +121,15 @@ class Subscriber:
                 part[0](data)
             elif part is not None and kind == "subscribe":
                 part[0](None)  # whatever was published before we listened
+            elif kind == "unsubscribe" and channel is not None:
+                self._lose({channel})
+
+    def _lose(self, channels: set[str]) -> None:
+        """Tell the parts of ``channels`` that they no longer hear them."""
+        for channel in channels:
+            lost = self._lost.get(channel)
+            if lost is not None:
+                lost()
 
     def _wanted(self) -> set[str]:
         """The channels whose part has someone waiting now."""
@@ -160,6 +176,12 @@ class _Line:
             return "message", _text(reply[1]), _text(reply[2])
         message = self.subscription.handle_message(reply)
         return None if message is None else (message["type"], _text(message["channel"]), None)
+
+    @property
+    def subscribed(self) -> set[str]:
+        """The channels subscribed on this connection (asked, if not yet confirmed)."""
+        with self._lock:
+            return set(self._subscribed)
 
     def keep_alive(self) -> None:
         """A PING every ``_PING_SECONDS`` while subscribed: a connection gone silently fails a write."""

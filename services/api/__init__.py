@@ -30,9 +30,13 @@ from .feeds import live_feeds
 from .limits import Limiter, rate_limit_headers
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
+from .privacy import mark_private
+from .revocations import Revocations
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
+from .token_cache import TokenCache
+from .tokens import blp as tokens_blueprint
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -77,9 +81,10 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
 
     ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)  # APPEND_ACK
     store = RedisEventStore(client, clock=clock, ack=ack)
-    players = PlayerRegistry(client)
+    subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
+    known_tokens: TokenCache[Player] = TokenCache()
+    players = PlayerRegistry(client, known_tokens, trusted=Revocations(known_tokens, subscriber).trusted)
     matches = Matches(store, notify, SeedVault(client))
-    subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams and its waits
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=ReadModels(client, subscriber), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
@@ -100,12 +105,14 @@ def _route(app: Flask) -> None:
     api.register_converter(IdConverter, id_param_schema)
     errors.register(app)
     app.after_request(rate_limit_headers)
+    app.after_request(mark_private)
     api.register_blueprint(commands.blp)
     api.register_blueprint(reading.blp)
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)
     api.register_blueprint(player_stream_blueprint)
+    api.register_blueprint(tokens_blueprint)
     app.register_blueprint(table_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)

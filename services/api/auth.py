@@ -1,4 +1,4 @@
-"""Bearer tokens: who is calling."""
+"""Bearer tokens and stream tickets: who is calling."""
 from __future__ import annotations
 
 from flask import request
@@ -8,6 +8,7 @@ from shared.observability.context import bind
 from .context import services
 from .errors import ApiError
 from .players import Player
+from .tickets import StreamTickets
 
 
 def _bearer() -> str | None:
@@ -31,12 +32,44 @@ def player_of(token: str) -> Player:
     player = services().players.by_token(token)
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
-    bind(player_id=player.id)  # every line logged for the rest of the request names the caller
-    return player
+    return _bound(player)
 
 
 def required_player() -> Player:
     player = optional_player()
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This call needs 'Authorization: Bearer <token>'.")
+    return player
+
+
+def bearer_token() -> str:
+    """The token of the Authorization header (after :func:`required_player` accepted it)."""
+    token = _bearer()
+    if token is None:
+        raise ApiError(401, "UNAUTHENTICATED", "This call needs 'Authorization: Bearer <token>'.")
+    return token
+
+
+def stream_caller(query: dict) -> Player | None:
+    """A stream's caller: the Authorization header's, else the ``?ticket=``'s (used up by this), else None.
+
+    A bearer token in the URL (``?token=``, which older browser tables sent) is refused: URLs
+    end up in proxy logs and browser history, which a ticket, single-use and short-lived, may.
+    """
+    if "token" in query:
+        raise ApiError(401, "UNAUTHENTICATED", "A token is never accepted in a URL: send 'Authorization: Bearer "
+                                               "<token>', or a ticket from POST /stream-tickets as '?ticket='.")
+    player = optional_player()
+    if player is not None or query.get("ticket") is None:
+        return player
+    ctx = services()
+    player_id = StreamTickets(ctx.redis).redeem(query["ticket"])
+    player = None if player_id is None else ctx.players.by_id(player_id)
+    if player is None:
+        raise ApiError(401, "UNAUTHENTICATED", "This ticket is unknown, used or expired: ask for a new one.")
+    return _bound(player)
+
+
+def _bound(player: Player) -> Player:
+    bind(player_id=player.id)  # every line logged for the rest of the request names the caller
     return player

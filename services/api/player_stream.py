@@ -29,6 +29,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
+from .auth import stream_caller
 from .context import services
 from .errors import ApiError
 from .fanout import Hub
@@ -36,7 +37,7 @@ from .feeds import PlayerFeed
 from .players import Player
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
-from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, caller, sse_response
+from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, sse_response
 
 blp = ApiBlueprint("player_stream", __name__, description="A player's own notices as server-sent events.")
 
@@ -58,7 +59,8 @@ class PlayerStreamHeadersSchema(Schema):
                           "awaiting their decision (`deadline`: ISO 8601 UTC, or null) and `event: match`, "
                           "`data: {\"match_id\", \"status\", \"version\"}` whenever one changes status. `id:` is "
                           "the position in the player's feed; `: keep-alive` comments every 15 s.")
-@blp.alt_response(401, schema=ErrorSchema, description="`UNAUTHENTICATED`: no token, or one of no player.")
+@blp.alt_response(401, schema=ErrorSchema, description="`UNAUTHENTICATED`: no token, one of no player, a ticket "
+                                                                "unknown, used or expired, or a token in the URL.")
 @blp.alt_response(403, schema=ErrorSchema, description="`NOT_A_PLAYER`: the token is another player's.")
 @blp.alt_response(503, schema=ErrorSchema,
                   description="`STREAMS_BUSY`: this server process holds `MAX_STREAMS` streams already; "
@@ -68,8 +70,8 @@ class PlayerStreamHeadersSchema(Schema):
                               "streams open already (match and player streams alike); retry after `Retry-After` "
                               "seconds.")
 def player_stream(query: dict, headers: dict, player_id: str) -> Response:
-    """Where the player is awaited, live: their own token only (header, or `?token=` for browsers)."""
-    _authorize(caller(query.get("token")), player_id)
+    """Where the player is awaited, live: their own token only (header, or a `?ticket=` for browsers)."""
+    _authorize(stream_caller(query), player_id)
     ctx = services()
     resume = headers.get("last_event_id")
     keep_alive, logger = ctx.keep_alive_seconds, current_app.logger
@@ -88,7 +90,7 @@ def player_stream(query: dict, headers: dict, player_id: str) -> Response:
 def _authorize(player: Player | None, player_id: str) -> None:
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This stream needs its player's token: 'Authorization: Bearer "
-                                               "<token>', or '?token=<token>'.")
+                                               "<token>', or '?ticket=' from POST /stream-tickets.")
     if player.id != player_id:
         raise ApiError(403, "NOT_A_PLAYER", "This stream is another player's.")
 

@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import redis
+
 from shared import keys, names
 from shared.ids import new_id
+from shared.revocations import revoke
 
 from .token_cache import TokenCache
 
@@ -18,8 +23,11 @@ class Player:
     name: str
 
 
-_CURRENT_TOKEN = "token_hash"  # a configured player's field: the hash of its one valid token
+_CURRENT_TOKEN = "token_hash"  # a player's field: the hash of its current token (a revocation of all of them finds it)
 RESERVED_NAMES = {"bot"}  # the built-in bot's, registered by configuration rather than by a client
+
+
+log = logging.getLogger(__name__)
 
 
 class NameTakenError(Exception):
@@ -41,16 +49,21 @@ _RESERVED_CLAIMS = frozenset(claim for reserved in RESERVED_NAMES for claim in n
 
 
 class PlayerRegistry:
-    def __init__(self, client: Any, known_tokens: TokenCache[Player] | None = None) -> None:
+    def __init__(
+        self, client: Any, known_tokens: TokenCache[Player] | None = None,
+        trusted: Callable[[], bool] = lambda: True,
+    ) -> None:
         self._client = client
         # Every authenticated request looks its token up. A remembered answer may be up to
         # the cache's TTL old, which is safe because a player's token is never pointed at
-        # another player and a name never changes; the one token ever revoked is the bot's,
-        # when the API restarts with another BOT_TOKEN (a process still running keeps a
-        # cached old token for at most the TTL). Only found players are remembered: an unknown token
-        # always asks Redis, so a player registered since is found at once, and forged
-        # tokens cannot crowd real ones out. Keyed by the token's hash, like Redis.
+        # another player, and a revoked token is forgotten by every process that hears it
+        # (shared/revocations.py); ``trusted`` says whether this process hears them now (its
+        # Revocations; a registry given none, in tests and tools, trusts its TTL). Only found
+        # players are remembered: an unknown token always asks Redis, so a player registered
+        # since is found at once, and forged tokens cannot crowd real ones out. Keyed by the
+        # token's hash, like Redis.
         self._known_tokens: TokenCache[Player] = TokenCache() if known_tokens is None else known_tokens
+        self._trusted = trusted
 
     def register(self, name: str) -> tuple[Player, str]:
         """A new player and its bearer token (shown once, never stored); the name is kept normalised."""
@@ -65,7 +78,7 @@ class PlayerRegistry:
         # race undoes the writes before it, and a crash before the claims leaves only a player
         # nobody can name or log in as twice.
         pipe = self._client.pipeline(transaction=False)
-        pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name})
+        pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name, _CURRENT_TOKEN: token_hash})
         pipe.set(keys.player_token(token_hash), player.id)
         for claim in claims:
             pipe.set(claim, player.id, nx=True)
@@ -134,17 +147,41 @@ class PlayerRegistry:
         elif old_hash is not None:
             self._client.hdel(keys.player(player_id), _CURRENT_TOKEN)
         if old_hash is not None and old_hash.decode() != new_hash:
-            self._client.delete(keys.player_token(old_hash.decode()))
+            revoke(self._client, [old_hash.decode()])
             self._known_tokens.forget(old_hash.decode())
+
+    def rotate(self, player: Player, token: str) -> str | None:
+        """A new token for ``player`` in place of ``token``, which stops working everywhere; None if
+        ``token`` was no longer valid (rotated or revoked meanwhile: only one rotation of a token wins).
+
+        The new token works before the old one stops: a crash between the two leaves a token nobody
+        was given, never a player with none. The player keeps the hash of its current token, so a
+        later revocation of all its tokens (erasure) finds it.
+        """
+        new_token, old_hash = secrets.token_urlsafe(32), _token_hash(token)
+        new_hash = _token_hash(new_token)
+        self._client.set(keys.player_token(new_hash), player.id)
+        if not self._client.delete(keys.player_token(old_hash)):
+            self._client.delete(keys.player_token(new_hash))
+            return None
+        self._known_tokens.forget(old_hash)
+        self._client.hset(keys.player(player.id), _CURRENT_TOKEN, new_hash)
+        try:
+            revoke(self._client, [old_hash])  # its key is gone already: this tells the other processes
+        except redis.RedisError as error:  # the new token is the player's now: it must reach them
+            log.warning("could not announce a rotated token (processes forget it within their TTL): %s", error)
+        return new_token
 
     def by_token(self, token: str) -> Player | None:
         token_hash = _token_hash(token)
-        player = self._known_tokens.get(token_hash)
+        trusted = self._trusted()
+        player = self._known_tokens.get(token_hash) if trusted else None
         if player is None:
+            seen = self._known_tokens.generation  # a revocation heard during the lookup: not remembered
             player_id = self._client.get(keys.player_token(token_hash))
             player = None if player_id is None else self.by_id(player_id.decode())
             if player is not None:
-                self._known_tokens.put(token_hash, player)
+                self._known_tokens.put(token_hash, player, seen)
         return player
 
     def by_id(self, player_id: str) -> Player | None:

@@ -25,7 +25,7 @@ from shared.rules import Seat
 
 from .addresses import client_address
 from .app import latest
-from .auth import optional_player, player_of
+from .auth import stream_caller
 from .context import services
 from .errors import ApiError, not_found
 from .fanout import Hub
@@ -41,10 +41,15 @@ RETRY_MS = 2000  # how long a browser waits before reconnecting a dropped stream
 
 
 class StreamQuerySchema(Schema):
-    token = fields.String(
+    ticket = fields.String(
         validate=validate.Length(min=1, max=256),
-        metadata={"description": "The bearer token, for clients that cannot send headers (browser EventSource). "
-                                 "The Authorization header wins when both are sent."},
+        metadata={"description": "A stream ticket (`POST /stream-tickets`), for clients that cannot send headers "
+                                 "(a browser's EventSource): it opens one stream, once. The Authorization header "
+                                 "wins when both are sent."},
+    )
+    token = fields.String(
+        metadata={"description": "Refused (401 `UNAUTHENTICATED`): a bearer token never goes in a URL. Send a ticket.",
+                  "deprecated": True},
     )
 
 
@@ -61,6 +66,9 @@ class StreamHeadersSchema(Schema):
 @blp.response(200, content_type="text/event-stream",
               description="`event: view`, `id: <version>`, `data: <match view JSON>`, first the current view, then "
                           "one per change; `: keep-alive` comments every 15 s; ends once the match is over.")
+@blp.alt_response(401, schema=ErrorSchema,
+                  description="`UNAUTHENTICATED`: a token of no player, a ticket unknown, used or expired, "
+                              "or a token in the URL.")
 @blp.alt_response(204, description="Resumed (Last-Event-ID) a match that is over, already seen to its end: "
                                    "nothing more will come, and browsers stop reconnecting.")
 @blp.alt_response(503, schema=ErrorSchema,
@@ -72,7 +80,7 @@ class StreamHeadersSchema(Schema):
 def stream(query: dict, headers: dict, match_id: str) -> Response:
     """The caller's view of the match, live: the seat of the token's player, else the spectator's."""
     ctx = services()
-    player = caller(query.get("token"))
+    player = stream_caller(query)
     watched = ctx.feeds.matches.get(match_id)  # other viewers here: no read, and the view rendered already
     match = (watched and watched.known()) or latest(ctx.matches, match_id)
     if match.version == 0:
@@ -107,14 +115,6 @@ def sse_response(messages: Callable[[], Iterator[bytes]]) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx would otherwise hold the events back
     return response
-
-
-def caller(query_token: str | None) -> Player | None:
-    """The calling player from the Authorization header, else from ``?token=``; 401 if unknown."""
-    player = optional_player()
-    if player is not None or query_token is None:
-        return player
-    return player_of(query_token)
 
 
 def view_messages(

@@ -2,6 +2,11 @@
 
 Bounded (least recently used entries go first) and short-lived (each entry expires a fixed
 time after it was looked up in Redis), and safe to share between a server's threads.
+
+A token revoked while a request looks it up in Redis must not be remembered by that request
+afterwards: every :meth:`TokenCache.forget` and :meth:`TokenCache.clear` moves the cache's
+``generation`` on, and a :meth:`TokenCache.put` told the generation its lookup began in is
+dropped if it moved since (revocations are rare: the lookups they waste are few).
 """
 from __future__ import annotations
 
@@ -29,6 +34,17 @@ class TokenCache(Generic[Value]):
         self._clock = clock
         self._entries: OrderedDict[str, tuple[float, Value]] = OrderedDict()  # key -> (expiry, value)
         self._lock = threading.Lock()
+        self._generation = 0
+
+    @property
+    def ttl_seconds(self) -> float:
+        """How long an entry is remembered after its lookup in Redis."""
+        return self._ttl
+
+    @property
+    def generation(self) -> int:
+        """Moves on at every forget and clear: read it before a lookup, hand it to :meth:`put`."""
+        return self._generation
 
     def get(self, token_hash: str) -> Value | None:
         """The value remembered for ``token_hash``, None if there is none or it expired."""
@@ -43,8 +59,11 @@ class TokenCache(Generic[Value]):
             self._entries.move_to_end(token_hash)
             return value
 
-    def put(self, token_hash: str, value: Value) -> None:
+    def put(self, token_hash: str, value: Value, seen: int | None = None) -> None:
+        """Remember ``value``; not if a token was forgotten since the generation ``seen`` (its lookup may be stale)."""
         with self._lock:
+            if seen is not None and seen != self._generation:
+                return
             self._entries[token_hash] = (self._clock() + self._ttl, value)
             self._entries.move_to_end(token_hash)
             while len(self._entries) > self._max_entries:
@@ -54,6 +73,13 @@ class TokenCache(Generic[Value]):
         """Drop what is remembered for ``token_hash`` (a revoked token)."""
         with self._lock:
             self._entries.pop(token_hash, None)
+            self._generation += 1
+
+    def clear(self) -> None:
+        """Forget everything (revocations may have gone unheard)."""
+        with self._lock:
+            self._entries.clear()
+            self._generation += 1
 
     def __len__(self) -> int:
         with self._lock:

@@ -114,7 +114,8 @@ def redis_clients(one_process: OneProcess) -> int:
 
 def test_hundreds_of_viewers_get_each_move_on_a_few_redis_connections_and_leavers_are_freed(one_process):
     match_id, _, b = new_match(one_process, first_dealer="A")  # B leads
-    seat = Viewers(one_process.port, f"/matches/{match_id}/stream?token={b.token}", 1)
+    ticket = one_process.http.post("/stream-tickets", token=b.token).body["ticket"]  # a browser's: no token in a URL
+    seat = Viewers(one_process.port, f"/matches/{match_id}/stream?ticket={ticket}", 1)
     assert not seat.until_all_see(b"\nid: 3\n")
     hand = orjson.loads(re.search(rb"data: (.*)\n", next(iter(seat.received.values()))).group(1))["round"]["hand"]
     few = Viewers(one_process.port, f"/matches/{match_id}/stream", 10)

@@ -80,8 +80,15 @@ def opened(stack: Stack, path: str, headers: dict[str, str] | None = None, timeo
         connection.close()
 
 
-def stream_path(match_id: str, token: str | None = None) -> str:
-    return f"/matches/{match_id}/stream" + (f"?token={token}" if token else "")
+def stream_path(match_id: str, ticket: str | None = None) -> str:
+    return f"/matches/{match_id}/stream" + (f"?ticket={ticket}" if ticket else "")
+
+
+def ticket_for(stack: Stack, token: str) -> str:
+    """A stream ticket for ``token``'s player: what a browser sends in a stream's URL."""
+    issued = stack.http.post("/stream-tickets", token=token)
+    assert issued.status == 201, issued.body
+    return issued.body["ticket"]
 
 
 def subscribers(stack: Stack) -> set[str]:
@@ -92,7 +99,7 @@ def subscribers(stack: Stack) -> set[str]:
 def test_a_seat_sees_the_other_seats_move_arrive_at_once(stack):
     match_id, a, b = new_match(stack, first_dealer="A")  # B leads
     with opened(stack, stream_path(match_id), {"Authorization": f"Bearer {a.token}"}) as (response, a_stream), \
-            opened(stack, stream_path(match_id, b.token)) as (_, b_stream):
+            opened(stack, stream_path(match_id, ticket_for(stack, b.token))) as (_, b_stream):
         assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
         first = a_stream.next()
         assert first.event == "view" and first.id == str(stream_version(stack, match_id))
@@ -123,7 +130,8 @@ def test_streams_follow_a_whole_match_to_its_end_and_never_show_unplayed_cards(s
             ended[audience] = True
 
     readers = []
-    for audience, path in (("spectator", stream_path(match_id)), ("A", stream_path(match_id, a.token))):
+    seated = stream_path(match_id, ticket_for(stack, a.token))
+    for audience, path in (("spectator", stream_path(match_id)), ("A", seated)):
         ready = threading.Event()
         readers.append(threading.Thread(target=follow, args=(audience, path, ready), daemon=True))
         readers[-1].start()
@@ -159,7 +167,7 @@ def test_a_finished_match_streams_its_final_view_and_ends(stack):
         assert stack.http.post(f"/matches/{match_id}/actions", body, token=player.token).status == 200
     version = stream_version(stack, match_id)
 
-    with opened(stack, stream_path(match_id, b.token)) as (_, events):
+    with opened(stack, stream_path(match_id, ticket_for(stack, b.token))) as (_, events):
         views = list(events.views())
     assert [(m.data["status"], m.data["winner"], int(m.id)) for m in views] == [("finished", "A", version)]
 
@@ -173,7 +181,7 @@ def test_a_reconnect_gets_the_current_view_at_once(stack):
     version = stream_version(stack, match_id)
 
     started = time.monotonic()
-    with opened(stack, stream_path(match_id, b.token), {"Last-Event-ID": "3"}) as (_, events):
+    with opened(stack, stream_path(match_id, ticket_for(stack, b.token)), {"Last-Event-ID": "3"}) as (_, events):
         resumed = events.next()
     assert time.monotonic() - started < 2
     assert int(resumed.id) == version and resumed.data["round"]["pending"]["type"] == "raise"
@@ -186,12 +194,13 @@ def test_bad_ids_are_404_and_bad_tokens_401(stack):
     for path in ("/matches/nope/stream", "/matches/%7Bbad%7D/stream"):
         reply = stack.http.get(path)
         assert reply.status == 404 and reply.body["error"] == "NOT_FOUND"
-    forged = (stack.http.get(stream_path(match_id), token="forged"), stack.http.get(stream_path(match_id, "forged")))
+    forged = (stack.http.get(stream_path(match_id), token="forged"), stack.http.get(stream_path(match_id, "forged")),
+              stack.http.get(f"{stream_path(match_id)}?token={a.token}"))  # a real token, but in the URL
     for reply in forged:
         assert reply.status == 401 and reply.body["error"] == "UNAUTHENTICATED" and reply.body["message"]
     bad_resume = stack.http.get(stream_path(match_id), headers={"Last-Event-ID": "soon"})
     assert bad_resume.status == 400 and bad_resume.body["error"] == "INVALID_REQUEST"
-    with opened(stack, stream_path(match_id, stranger.token)) as (_, events):
+    with opened(stack, stream_path(match_id, ticket_for(stack, stranger.token))) as (_, events):
         assert events.next().data["you"] is None  # seated nowhere: the spectator's view
 
 

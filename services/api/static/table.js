@@ -165,8 +165,16 @@ function declineInvite() {
 
 const STREAM_RETRY_MS = 2000; // as the server advises (its `retry:` and Retry-After)
 
-function openMatch(id) {
+// A stream's URL: as the player, with a ticket of its own (single use, so one per connection);
+// an EventSource cannot send the Authorization header, and the token never goes in a URL.
+async function streamUrl(path) {
+  if (!app.player) return path;
+  return `${path}?ticket=${encodeURIComponent((await api("POST", "/stream-tickets")).ticket)}`;
+}
+
+async function openMatch(id) {
   if (app.source) app.source.close();
+  app.source = null;
   Object.assign(app, { matchId: id, view: null, awaiting: 0, logged: 0, logAgain: false, defaulting: null,
     confirming: false, warned: 0 });
   app.elsewhere.delete(id);
@@ -174,8 +182,15 @@ function openMatch(id) {
   history.replaceState(null, "", `/?match=${encodeURIComponent(id)}`);
   $("log").replaceChildren();
   $("log").setAttribute("aria-live", "off"); // the backlog is not read out; new lines are
-  const query = app.player ? `?token=${encodeURIComponent(app.player.token)}` : "";
-  const source = new EventSource(`/matches/${encodeURIComponent(id)}/stream${query}`);
+  const url = await streamUrl(`/matches/${encodeURIComponent(id)}/stream`).catch((error) => error);
+  if (app.matchId !== id || app.source) return; // another match, or this one again, was opened meanwhile
+  if (url instanceof Error) {
+    $("live").textContent = _("Not connected.");
+    if (url.status === 401) setPlayer(null); // a token this server does not know
+    setTimeout(() => app.matchId === id && !app.source && openMatch(id), STREAM_RETRY_MS);
+    return;
+  }
+  const source = new EventSource(url);
   source.addEventListener("view", (message) => onView(JSON.parse(message.data)));
   source.onopen = () => {
     $("live").textContent = _("● Live");
@@ -186,12 +201,14 @@ function openMatch(id) {
 }
 
 async function onStreamError(source) {
-  if (source.readyState !== EventSource.CLOSED) {
+  const dropped = source.readyState !== EventSource.CLOSED; // the browser reconnects by itself
+  if (dropped && !app.player) {
     $("live").textContent = _("Reconnecting…");
     return;
   }
+  source.close(); // a player's: its ticket is spent, so the browser's own reconnection would be refused
   if (app.view && isOver(app.view)) return; // the stream ends with the match
-  $("live").textContent = _("Not connected.");
+  $("live").textContent = dropped ? _("Reconnecting…") : _("Not connected.");
   const limited = await limitOf(source, "match");
   if (app.source !== source) return; // another match was opened meanwhile
   await sleep(limited ? limited.retryAfter * 1000 : STREAM_RETRY_MS);
@@ -224,7 +241,8 @@ const refusals = new Map(); // "match" or "feed" -> the sentence shown for its s
 async function limitOf(source, stream) {
   const asking = new AbortController();
   try {
-    const response = await fetch(source.url, { cache: "no-store", signal: asking.signal,
+    const url = await streamUrl(new URL(source.url).pathname); // a new ticket: the refused stream's is spent
+    const response = await fetch(url, { cache: "no-store", signal: asking.signal,
       headers: { Accept: "text/event-stream", "Accept-Language": I18N.lang } }); // its sentence in the page's language
     if (response.ok) return null; // opened after all
     const error = await failure(response);
@@ -248,14 +266,20 @@ function forget(stream) {
 
 // ---- the player's other matches ------------------------------------------------------
 
-function watchFeed() {
+async function watchFeed() {
   if (app.feed) app.feed.close();
   app.feed = null;
   app.elsewhere.clear();
   renderElsewhere();
-  if (!app.player) return;
-  const { id, token } = app.player;
-  const feed = new EventSource(`/players/${encodeURIComponent(id)}/stream?token=${encodeURIComponent(token)}`);
+  const player = app.player;
+  if (!player) return;
+  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch(() => null);
+  if (app.feed || app.player !== player) return; // watched meanwhile, or another player now
+  if (url === null) {
+    setTimeout(() => !app.feed && app.player === player && watchFeed(), STREAM_RETRY_MS);
+    return;
+  }
+  const feed = new EventSource(url);
   feed.addEventListener("turn", (message) => onTurn(JSON.parse(message.data)));
   feed.addEventListener("match", (message) => onMatchStatus(JSON.parse(message.data)));
   feed.onopen = () => {
@@ -267,7 +291,7 @@ function watchFeed() {
 }
 
 async function onFeedError(feed) {
-  if (feed.readyState !== EventSource.CLOSED) return; // dropped: the browser reconnects by itself
+  feed.close(); // its ticket is spent: the browser's own reconnection would be refused; we ask a new one
   app.feedRetryMs = Math.min(Math.max(2 * app.feedRetryMs, STREAM_RETRY_MS), 60000); // refused: back off
   const limited = await limitOf(feed, "feed");
   if (app.feed !== feed) return;

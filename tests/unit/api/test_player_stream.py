@@ -90,11 +90,11 @@ def test_only_the_players_own_token_opens_their_stream(table: Table) -> None:
     someone_else = table.http.get(url, headers=bob.headers)
     assert someone_else.status_code == 403 and set(someone_else.get_json()) == {"error", "message"}
     assert someone_else.get_json()["error"] == "NOT_A_PLAYER"
-    token = alice.headers["Authorization"].removeprefix("Bearer ")
-    opened = table.http.get(f"{url}?token={token}", buffered=False)  # as a browser's EventSource sends it
+    ticket = table.http.post("/stream-tickets", headers=alice.headers).get_json()["ticket"]
+    opened = table.http.get(f"{url}?ticket={ticket}", buffered=False)  # as a browser's EventSource sends it
     assert opened.status_code == 200 and opened.mimetype == "text/event-stream"
     opened.close()
-    assert table.http.get(f"{url}?token={token}", headers={"Last-Event-ID": "nonsense"}).status_code == 400
+    assert table.http.get(url, headers={**alice.headers, "Last-Event-ID": "nonsense"}).status_code == 400
 
 
 def test_the_matches_awaiting_the_player_come_at_once(table: Table) -> None:

@@ -1,0 +1,41 @@
+"""Stream tickets: what a browser's EventSource sends in its URL instead of the bearer token.
+
+An EventSource cannot set headers, so a stream's credentials must ride in its URL, where
+proxies log them and the browser's history keeps them. A ticket is worth little there: it
+opens one stream, once, within a minute, and says nothing else. Only its hash is stored,
+one key per ticket (one slot on a cluster), with Redis's own expiry; using it deletes it in
+the same command (GETDEL), so of two streams racing on one ticket only one opens.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shared import keys
+
+TICKET_SECONDS = 60  # long enough to open a stream after asking; short enough to be worthless in a log
+
+
+class StreamTickets:
+    def __init__(self, client: Any, clock: Callable[[], float] = time.time) -> None:
+        self._client = client
+        self._clock = clock
+
+    def issue(self, player_id: str) -> tuple[str, float]:
+        """A new ticket for ``player_id`` and when it expires (epoch seconds)."""
+        ticket = secrets.token_urlsafe(24)
+        expires = self._clock() + TICKET_SECONDS
+        self._client.set(keys.stream_ticket(_ticket_hash(ticket)), player_id, ex=TICKET_SECONDS)
+        return ticket, expires
+
+    def redeem(self, ticket: str) -> str | None:
+        """The player id of ``ticket``, which is used up by this; None if unknown, used or expired."""
+        player_id = self._client.getdel(keys.stream_ticket(_ticket_hash(ticket)))
+        return None if player_id is None else player_id.decode()
+
+
+def _ticket_hash(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()

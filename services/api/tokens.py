@@ -1,0 +1,54 @@
+"""A player's credentials: stream tickets (``POST /stream-tickets``) and token rotation (``POST /players/me/token``)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from marshmallow import Schema, fields
+
+from .auth import bearer_token, required_player
+from .context import services
+from .errors import ApiError
+from .schemas import ErrorSchema
+from .smorest import ApiBlueprint
+from .tickets import StreamTickets
+
+blp = ApiBlueprint("tokens", __name__, description="Stream tickets and token rotation.")
+
+
+class TicketSchema(Schema):
+    ticket = fields.String(metadata={"description": "Send it as `?ticket=` to open one stream, once."})
+    expires_at = fields.String(metadata={"description": "ISO 8601 UTC: unused, the ticket is refused after this."})
+
+
+class TokenSchema(Schema):
+    token = fields.String(metadata={"description": "The player's new bearer token (shown only once)."})
+
+
+_UNAUTHENTICATED = "`UNAUTHENTICATED`: no token, or one of no player."
+
+
+@blp.route("/stream-tickets", methods=["POST"])
+@blp.response(201, TicketSchema)
+@blp.alt_response(401, schema=ErrorSchema, description=_UNAUTHENTICATED)
+def issue_ticket() -> dict:
+    """A single-use ticket, valid about a minute, that opens one stream as the caller (`?ticket=`).
+
+    For clients that cannot send headers on a stream (a browser's EventSource): the bearer
+    token never goes in a URL. Ask for one per connection, reconnections included.
+    """
+    player = required_player()
+    ticket, expires = StreamTickets(services().redis).issue(player.id)
+    moment = datetime.fromtimestamp(expires, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return {"ticket": ticket, "expires_at": moment}
+
+
+@blp.route("/players/me/token", methods=["POST"])
+@blp.response(201, TokenSchema)
+@blp.alt_response(401, schema=ErrorSchema, description=_UNAUTHENTICATED)
+def rotate_token() -> dict:
+    """A new bearer token for the caller: the one sent stops working at once, on every server process."""
+    player = required_player()
+    token = services().players.rotate(player, bearer_token())
+    if token is None:  # another rotation of the same token won the race
+        raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
+    return {"token": token}
