@@ -5,7 +5,7 @@ the CLI) calls :func:`setup` once, or, under gunicorn, loads :func:`gunicorn_dic
 carries the ids bound in :mod:`.context` (``request_id``, ``match_id``, ``player_id``) and
 the fields a call passes in ``extra``. Secrets never reach a line: a field whose name says
 token, seed, secret, password, cookie or authorization is dropped, and a bearer token or a
-``token=`` in a message or a traceback is masked.
+``token=``, ``ticket=`` or ``invite=`` in a message or a traceback is masked.
 
 A line holds what clients sent (a request's path, a name), so a text line escapes every
 part of itself (:func:`escaped`): a ``%0a`` in a path cannot start a forged line, nor a
@@ -30,7 +30,7 @@ import orjson
 from .context import current
 
 _SECRET_NAME = re.compile(r"token|seed|secret|password|cookie|authorization", re.IGNORECASE)
-_SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|seed=)[^\s&'\",]+")
+_SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|ticket=|invite=|seed=)[^\s&'\",]+")
 _MASK = r"\1[redacted]"
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 # What a reader could take for the line's structure: controls (C0, DEL, C1), line and paragraph
@@ -47,7 +47,7 @@ _ACCESS_FIELDS = {"m": "method", "U": "path", "s": "status", "B": "bytes", "L": 
 
 
 def scrub(text: str) -> str:
-    """``text`` with bearer tokens and ``token=`` / ``seed=`` values masked."""
+    """``text`` with bearer tokens and ``token=`` / ``ticket=`` / ``invite=`` / ``seed=`` values masked."""
     return _SECRET_TEXT.sub(_MASK, text)
 
 
