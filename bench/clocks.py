@@ -32,7 +32,7 @@ def _open_matches(http: Http, count: int, turn_seconds: int) -> list[str]:
     match_ids = []
     for _ in range(count):
         created, _ = http.expect(201, "POST", "/matches", body={"rules": {"turn_seconds": turn_seconds}}, token=a)
-        http.expect(200, "POST", f"/matches/{created['id']}/join", token=b)
+        http.expect(200, "POST", f"/matches/{created['id']}/join", body={"accept_custom": True}, token=b)  # a 5 s clock
         match_ids.append(created["id"])
     return match_ids
 

@@ -1,10 +1,13 @@
 """Cost flat in match length: command latency near event 20 and near event 2,000 of one match.
 
-One client plays long matches (rules ``{"target": 1000}``) as both seats with raises and
-rejections only: the non-dealer raises, the dealer rejects, which ends the round (four
-events for two commands, no card needs to be known). A match is first played, untimed,
-to version 2,000. Then rounds are timed in pairs, one on that long match and one on a
-short match between versions ~20 and ~40 (a new one is started, and played untimed to
+One client plays long matches (rules ``{"target": 100}``, R33's largest) as both seats. R33
+ends a match after 4 x target rounds and at most 2 x target - 1 of them can score, so the
+length comes from the rounds, not their number: in each one the non-dealer proposes a redeal
+and the dealer refuses it, then every trick is played out, the follower answering the lead's
+rank when it can (a spoiled trick: more void rounds, fewer points), about ten events a round.
+Each seat's hand is read from ``/events`` (untimed) once it is dealt. A match is first played,
+untimed, to version 2,000. Then rounds are timed in pairs, one on that long match and one on
+a short match between versions ~20 and ~40 (a new one is started, and played untimed to
 version 20, whenever the short one gets past 40): both batches see the same load of the
 machine, moment by moment. Each run uses a new long match; the baseline is the short one.
 """
@@ -19,18 +22,20 @@ from .stack import Stack
 from .stats import Figure, Spread
 from .wire import Http
 
-TARGET = 1000  # the rules engine's highest target: ~500 raise-reject rounds per seat
+TARGET = 100  # R33's highest target for a new match: a cap of 400 rounds
+OTHER = {"A": "B", "B": "A"}
 
 
 @dataclass
 class LongMatch:
-    """One match driven by raise-reject rounds over one kept-alive connection."""
+    """One match driven round by round over one kept-alive connection."""
 
     http: Http
     tokens: dict[str, str] = field(default_factory=dict)
     match_id: str = ""
     version: int = 0
     dealer: str = "B"
+    dealt_at: int = 0  # the version of the current round's round_dealt
 
     def start(self) -> None:
         ignore = lambda kind, elapsed: None  # noqa: E731 - setup is not timed
@@ -40,26 +45,42 @@ class LongMatch:
         self.match_id = created["id"]
         joined, _ = self.http.expect(200, "POST", f"/matches/{self.match_id}/join",
                                        body={"accept_custom": True}, token=self.tokens["B"])
-        self.version = joined["version"]
+        self.version = self.dealt_at = joined["version"]
 
-    def _act(self, seat: str, action: str) -> tuple[dict[str, Any], float]:
+    def _act(self, seat: str, body: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
         reply, elapsed = self.http.expect(
-            200, "POST", f"/matches/{self.match_id}/actions", body={"type": action},
+            200, "POST", f"/matches/{self.match_id}/actions", body=body,
             token=self.tokens[seat], if_match=self.version,
         )
         self.version = reply["version"]
-        return reply, elapsed
+        return reply["events"], elapsed
+
+    def _hand(self, seat: str) -> list[str]:
+        """``seat``'s cards this round, as its holder reads the deal (not timed)."""
+        page, _ = self.http.expect(200, "GET", f"/matches/{self.match_id}/events?after={self.dealt_at - 1}&limit=1",
+                                   token=self.tokens[seat])
+        return list(page["events"][0]["data"]["hands"][seat])
 
     def round(self) -> list[float]:
-        """The non-dealer raises and the dealer rejects; the two commands' latencies."""
-        non_dealer = "A" if self.dealer == "B" else "B"
-        _, raised = self._act(non_dealer, "raise")
-        reply, rejected = self._act(self.dealer, "reject")
-        dealt = [e for e in reply["events"] if e["type"] == "round_dealt"]
-        if not dealt:
-            raise RuntimeError(f"the match ended at version {self.version}: raise the target")
-        self.dealer = dealt[-1]["data"]["dealer"]
-        return [raised, rejected]
+        """One round: a refused redeal, then the tricks; every command's latency."""
+        hands = {seat: self._hand(seat) for seat in ("A", "B")}
+        leader = OTHER[self.dealer]
+        latencies = [self._act(leader, {"type": "propose_redeal"})[1], self._act(self.dealer, {"type": "reject"})[1]]
+        while True:
+            card = hands[leader].pop(0)
+            follower = hands[OTHER[leader]]
+            answer = next((c for c in follower if c[:-1] == card[:-1]), follower[0])
+            follower.remove(answer)
+            latencies.append(self._act(leader, {"type": "play", "card": card})[1])
+            events, elapsed = self._act(OTHER[leader], {"type": "play", "card": answer})
+            latencies.append(elapsed)
+            kinds = {event["type"]: event for event in events}
+            if "match_won" in kinds:
+                raise RuntimeError(f"the match ended at version {self.version}: play shorter")
+            if "round_dealt" in kinds:
+                self.dealer, self.dealt_at = kinds["round_dealt"]["data"]["dealer"], self.version
+                return latencies
+            leader = kinds["trick_won"]["data"]["seat"] if "trick_won" in kinds else leader
 
     def play_to(self, version: int) -> None:
         while self.version < version:

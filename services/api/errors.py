@@ -5,7 +5,6 @@ template with values until answered, then is translated (:mod:`.language`); code
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app
@@ -20,6 +19,7 @@ from shared.limits import LimitedError
 from shared.rules import RuleError, SetupError
 from shared.rules.errors import N_
 
+from . import custom_terms
 from .app.errors import (
     AlreadySeatedError,
     ApplicationError,
@@ -101,37 +101,14 @@ def answer(error: ApplicationError | RuleError) -> ApiError:
     if isinstance(error, RuleError):
         return ApiError(409, error.code.value, error.template, params=error.params)
     if isinstance(error, CustomTermsError):
-        return ApiError(409, "CUSTOM_TERMS", _CUSTOM_TERMS, params={"terms": _Terms(error),
-                                                                   "accept": '{"accept_custom": true}'})
+        return ApiError(409, "CUSTOM_TERMS", custom_terms.sentence(error),
+                        params={"terms": custom_terms.Terms(error), "accept": '{"accept_custom": true}'})
     if isinstance(error, VersionConflictError):
         return ApiError(412, "VERSION_CONFLICT", "The match moved on: you acted on version {expected}, it is at "
                         "{actual}.", params={"expected": error.expected, "actual": error.actual},
                         version=error.actual)
     status, code, message = _ANSWERS[type(error)]
     return ApiError(status, code, message)
-
-
-_CUSTOM_TERMS = N_("The creator of this match chose {terms}, so they may know your cards and it never counts on "
-                   "the scoreboard; join with {accept} to play it anyway.")
-
-
-@dataclass(frozen=True)
-class _Terms:
-    """What the creator of a custom match chose, said in the answer's language."""
-
-    error: CustomTermsError
-
-    def said(self, tr: Translator) -> str:
-        decks, scores = self.error.decks, self.error.start_scores
-        chosen = []
-        if decks:
-            chosen.append(tr.ngettext("the order of the cards of round {count}",
-                                      "the order of the cards of rounds 1-{count}", decks))
-        if scores:
-            chosen.append(tr.gettext("the starting scores {a}-{b}", a=scores[0], b=scores[1]))
-        if len(chosen) == 2:
-            return tr.gettext("{first} and {second}", first=chosen[0], second=chosen[1])
-        return chosen[0] if chosen else tr.gettext("the terms of this match")
 
 
 # What a player reads when an abuse limit refuses them, by the limit's name.

@@ -31,12 +31,12 @@ class PlayerSchema(Schema):
 
 
 class RulesField(fields.Dict):
-    """Variant keys of RULES.md section 10, loaded into ``Rules``."""
+    """Variant keys of RULES.md section 10, loaded into the ``Rules`` of a new match (R33's target)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         raw = super()._deserialize(value, attr, data, **kwargs)
         try:
-            return Rules.from_mapping(raw)
+            return Rules.from_mapping(raw, new=True)
         except InvalidRulesError as error:
             raise ValidationError({error.key: [say(error.template, **error.params)]}) from None
 

@@ -36,6 +36,10 @@ ENDINGS = {
     (False, "resigned"): N_("Match over: you lost {mine}–{theirs}: you resigned."),
     (True, "abandoned"): N_("Match over: you won {mine}–{theirs}: they ran out of time twice in a row."),
     (False, "abandoned"): N_("Match over: you lost {mine}–{theirs}: you ran out of time twice in a row."),
+    (True, "round_cap"): N_("Match over: you won {mine}–{theirs}: the round limit was reached."),
+    (False, "round_cap"): N_("Match over: you lost {mine}–{theirs}: the round limit was reached."),
+    (True, "aborted"): N_("Match aborted before round 1 was over: you won {mine}–{theirs}, but it does not count."),
+    (False, "aborted"): N_("Match aborted before round 1 was over: you lost {mine}–{theirs}, but it does not count."),
     (True, None): N_("Match over: you won {mine}–{theirs}."),
     (False, None): N_("Match over: you lost {mine}–{theirs}."),
 }

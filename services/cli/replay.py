@@ -70,7 +70,7 @@ def _version(version: int) -> str:
 @lang_option
 def replay(match_id: str, at: int | None, reveal: bool, lang: str) -> None:
     """Print MATCH round by round and trick by trick, with scores, raises and answers, timeouts,
-    and how it ended (on score, resigned, abandoned, cancelled or expired)."""
+    and how it ended (on score, resigned, abandoned, at the round limit, aborted, cancelled or expired)."""
     tr = terminal(lang)
     everything = backends().store.read(match_id)  # read once: whether the match was won decides what shows
     if not everything:

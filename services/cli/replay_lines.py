@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.i18n import Translator
-from shared.rules import CancelReason, MatchState, Seat, WinReason, iso_utc
+from shared.rules import CancelReason, Ending, MatchState, Seat, WinReason, iso_utc
 from shared.rules import events as ev
 from shared.rules.errors import N_
 from shared.rules.state import RoundState, Trick
@@ -158,6 +158,8 @@ def _match_won(moment: Moment, reveal: bool, tr: Translator) -> str:
     sentence, tail = _ENDED[reason]
     how = _(sentence, loser=state.winner.other.value)
     how = "[red]" + how + "[/red]" + (_(tail) if tail else "") if tail is not None else how
+    if state.ended_by is Ending.ABORTED:
+        how += " · [yellow]" + _("aborted before round 1 was over: it does not count") + "[/yellow]"
     return f"{won} {state.scores[0]}–{state.scores[1]} · {how}{seed}"
 
 
@@ -165,6 +167,7 @@ _ENDED = {  # how a won match ended (R30-R31), given the loser: (the sentence, w
     WinReason.SCORE: (N_("on score"), None),
     WinReason.RESIGNED: (N_("{loser} resigned"), ""),
     WinReason.ABANDONED: (N_("{loser} abandoned it"), N_(": time ran out twice in a row")),
+    WinReason.ROUND_CAP: (N_("on score at the round limit"), None),  # R33
 }
 
 

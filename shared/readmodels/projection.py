@@ -12,7 +12,7 @@ from typing import Any
 
 from shared.eventstore.schema import iso_from_ms
 from shared.fold import FoldedMatch
-from shared.rules import SEATS, MatchState, Seat, Status, view
+from shared.rules import SEATS, MatchState, Seat, view
 from shared.rules.visibility import views
 
 
@@ -68,11 +68,12 @@ def summary(projection: FoldedMatch, spectator_view: dict[str, Any] | None = Non
 
 
 def player_results(projection: FoldedMatch) -> tuple[PlayerResult, ...]:
-    """Each seated player's result once the match is finished; empty before, and for a custom
-    match (its creator chose the decks or the starting scores: a practice table, never a
-    result a player can be ranked by)."""
+    """Each seated player's result once the match is finished; empty before, for a custom
+    match (its creator chose the decks, the starting scores, a short clock or a small target:
+    a practice table, never a result a player can be ranked by) and for an aborted one (a
+    seat left before round 1 was complete: nothing was played to rank anyone by)."""
     state = projection.state
-    if state.status is not Status.FINISHED or state.custom:
+    if not state.ranked:
         return ()
     results = []
     for seat in SEATS:

@@ -122,7 +122,17 @@ def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | 
     leader = max((Seat.A, Seat.B), key=lambda seat: scores[seat.index])
     if scores[leader.index] >= state.rules.target:
         return [closing, _won(leader, scores, WinReason.SCORE, chance)]
+    if rnd.number >= state.rules.round_cap:
+        return [closing, _won(_capped_winner(scores, rnd.dealer), scores, WinReason.ROUND_CAP, chance)]
     return [closing, _deal(evolve(state, closing), rnd.dealer.other, chance)]
+
+
+def _capped_winner(scores: tuple[int, int], dealer: Seat) -> Seat:
+    """R33: the higher score wins a match that reached its round cap; on equal scores, the seat
+    that did not deal the last round, so a tie always has one winner and no replayed round."""
+    if scores[0] == scores[1]:
+        return dealer.other
+    return Seat.A if scores[0] > scores[1] else Seat.B
 
 
 def _won(seat: Seat, scores: tuple[int, int], reason: WinReason, chance: Chance | None) -> ev.MatchWon:

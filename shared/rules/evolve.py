@@ -16,6 +16,7 @@ from .state import (
     RoundSummary,
     Status,
     Trick,
+    WinReason,
     copy_with,
     with_seat,
 )
@@ -37,7 +38,10 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
     return MatchState(
         match_id=e.match_id, status=Status.WAITING, rules=e.rules,
         players=(Player(e.creator_id, e.creator_name), None), scores=e.start_scores,
-        first_dealer=e.first_dealer, decks=e.decks, custom=e.custom, seed_commitment=e.seed_commitment,
+        first_dealer=e.first_dealer, decks=e.decks, seed_commitment=e.seed_commitment,
+        # Recorded ``custom`` says the creator chose decks or start scores; a short clock or
+        # target is custom too, said of matches recorded before that rule as well.
+        custom=e.custom or e.rules.custom_terms,
     )
 
 
@@ -116,9 +120,18 @@ def _round_over(state: MatchState, e: ev.RoundWon | ev.RoundVoid) -> MatchState:
 
 
 def _match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
-    return copy_with(
-        state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed, ended_by=Ending(e.reason.value),
-    )
+    return copy_with(state, status=Status.FINISHED, winner=e.seat, round=None, seed=e.seed, ended_by=_ending(state, e))
+
+
+def _ending(state: MatchState, e: ev.MatchWon) -> Ending:
+    """How the match ended: its recorded reason, unless a seat left before round 1 was complete
+    (no round won or void yet): then it is aborted, a loss for that seat but no result."""
+    if e.reason in _LEAVING and state.last_round is None:
+        return Ending.ABORTED
+    return Ending(e.reason.value)
+
+
+_LEAVING = frozenset({WinReason.RESIGNED, WinReason.ABANDONED})
 
 
 def _match_cancelled(state: MatchState, e: ev.MatchCancelled) -> MatchState:

@@ -59,6 +59,7 @@ class WinReason(StrEnum):
     SCORE = "score"  # a seat reached the target (R24)
     RESIGNED = "resigned"  # the opponent resigned (R31)
     ABANDONED = "abandoned"  # the opponent timed out twice in a row (R30)
+    ROUND_CAP = "round_cap"  # 4 x target rounds were played: the higher score, else the last non-dealer (R33)
 
 
 class CancelReason(StrEnum):
@@ -69,11 +70,17 @@ class CancelReason(StrEnum):
 
 
 class Ending(StrEnum):
-    """How a match ended, as its views say (``ended_by``): a win's reason or a cancellation's."""
+    """How a match ended, as its views say (``ended_by``): a win's reason or a cancellation's.
+
+    ``ABORTED`` is no recorded reason: the fold says it of a match resigned or abandoned
+    before round 1 was complete, so matches recorded before the rule existed read alike.
+    """
 
     SCORE = "score"
     RESIGNED = "resigned"
     ABANDONED = "abandoned"
+    ROUND_CAP = "round_cap"  # R33
+    ABORTED = "aborted"  # resigned or abandoned before round 1 was complete: a loss, but no result
     CANCELLED = "cancelled"  # by its creator
     EXPIRED = "expired"  # nobody joined in time
 
@@ -200,6 +207,12 @@ class MatchState:
 
     def score(self, seat: Seat) -> int:
         return self.scores[seat.index]
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the match ended in a result a player may be ranked (or rated) by: finished,
+        on terms nobody chose for the other (not custom), and played past round 1 (not aborted)."""
+        return self.status is Status.FINISHED and not self.custom and self.ended_by is not Ending.ABORTED
 
     def seat_of(self, player_id: str) -> Seat | None:
         for seat in SEATS:

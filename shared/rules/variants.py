@@ -24,8 +24,15 @@ class RedealProposer(StrEnum):
     NON_DEALER = "non_dealer"
 
 
+# A recorded match may hold a target up to MAX_TARGET (matches created before R33 keep it: they
+# still decode, fold, audit and import); a new match chooses one up to MAX_NEW_TARGET (R33).
 MAX_TARGET = 1000  # keeps every score and scoreboard total far inside 32 bits
+MAX_NEW_TARGET = 100  # R33: with the round cap, bounds how long a new match (and a replay of it) can grow
+ROUNDS_PER_POINT = 4  # R33: a match ends after ROUNDS_PER_POINT x target rounds
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 604_800  # R28: from five seconds to a week
+# Below these a clock or a target is custom terms (like decks and start scores): a trap for a
+# joiner who cannot answer in time, or a match over in one round; never ranked.
+RANKED_TURN_SECONDS, RANKED_TARGET = 15, 6
 
 
 class InvalidRulesError(TemplatedError):
@@ -54,14 +61,28 @@ class Rules:
             return 6
         return 2 if value == 1 else value + 2
 
+    @property
+    def round_cap(self) -> int:
+        """R33: the number of rounds after which the match ends, whatever the scores."""
+        return ROUNDS_PER_POINT * self.target
+
+    @property
+    def custom_terms(self) -> bool:
+        """A clock or a target short enough to be custom terms: joined only by consent, never ranked."""
+        return self.turn_seconds < RANKED_TURN_SECONDS or self.target < RANKED_TARGET
+
     def to_dict(self) -> dict[str, Any]:
         # Every view carries the rules: read the fields directly (``asdict`` copies deeply).
         values = ((name, getattr(self, name)) for name in _FIELD_NAMES)
         return {name: getattr(value, "value", value) for name, value in values}
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any] | None) -> Rules:
-        """Build rules from variant keys, refusing unknown keys and values."""
+    def from_mapping(cls, data: Mapping[str, Any] | None, *, new: bool = False) -> Rules:
+        """Build rules from variant keys, refusing unknown keys and values.
+
+        ``new``: the rules of a match being created, held to R33's smaller target; without it
+        (decoding a recorded match) any target a match was ever recorded with is taken.
+        """
         data = dict(data or {})
         known = {f.name for f in fields(cls)}
         for key in data:
@@ -73,7 +94,7 @@ class Rules:
             alternate_requests=_bool(data, "alternate_requests", cls.alternate_requests),
             redeal_proposer=_enum(RedealProposer, data, "redeal_proposer", cls.redeal_proposer),
             redeals_per_round=_int(data, "redeals_per_round", cls.redeals_per_round, 0, 1),
-            target=_int(data, "target", cls.target, 1, MAX_TARGET),
+            target=_int(data, "target", cls.target, 1, MAX_NEW_TARGET if new else MAX_TARGET),
             turn_seconds=_int(data, "turn_seconds", cls.turn_seconds, MIN_TURN_SECONDS, MAX_TURN_SECONDS),
         )
 

@@ -22,7 +22,9 @@ def _left_alone(stack, turn_seconds: int = 5) -> tuple[str, object, object]:
     a, b = register(stack, "idle-a"), register(stack, "idle-b")
     created = stack.http.post("/matches", {"rules": {"turn_seconds": turn_seconds}}, token=a.token)
     assert created.status == 201, created.body
-    joined = stack.http.post(f"/matches/{created.body['id']}/join", token=b.token)
+    # A clock under 15 s is custom terms: joined by consent, never ranked.
+    joined = stack.http.post(f"/matches/{created.body['id']}/join", {"accept_custom": turn_seconds < 15},
+                             token=b.token)
     assert joined.status == 200, joined.body
     return created.body["id"], a, b
 
@@ -32,7 +34,7 @@ def _events(stack, match_id: str) -> list[dict]:
 
 
 def test_a_match_left_alone_is_abandoned_and_counted_once(stack) -> None:
-    match_id, a, b = _left_alone(stack)
+    match_id, a, b = _left_alone(stack, turn_seconds=15)  # the shortest clock a ranked match has
     ended = _wait_for(lambda: (view := stack.http.get(f"/matches/{match_id}").body)["status"] == "finished" and view,
                       60, "the match ends by abandonment")
     assert ended["ended_by"] == "abandoned" and ended["clock"] is None

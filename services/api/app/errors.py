@@ -52,8 +52,11 @@ class SeedUnavailableError(ApplicationError):
 
 
 class CustomTermsError(ApplicationError):
-    """The match's creator chose its decks or its starting scores, and the joiner has not accepted that."""
+    """The match's creator chose its decks, its starting scores, a short clock or a small target,
+    and the joiner has not accepted that. Each is None (or 0 decks) when not chosen."""
 
-    def __init__(self, decks: int, start_scores: tuple[int, int] | None) -> None:
-        super().__init__(f"custom terms: {decks} deck(s), start scores {start_scores}")
-        self.decks, self.start_scores = decks, start_scores
+    def __init__(self, decks: int, start_scores: tuple[int, int] | None, turn_seconds: int | None = None,
+                 target: int | None = None) -> None:
+        super().__init__(f"custom terms: {decks} deck(s), start scores {start_scores}, clock {turn_seconds}, "
+                         f"target {target}")
+        self.decks, self.start_scores, self.turn_seconds, self.target = decks, start_scores, turn_seconds, target

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from shared.fold import FoldedMatch
-from shared.rules import JoinMatch, MatchState, Seat, decide
+from shared.rules import JoinMatch, MatchState, Rules, Seat, decide
+from shared.rules.variants import RANKED_TARGET, RANKED_TURN_SECONDS
 
 from ..players import Player
 from .errors import CustomTermsError
@@ -15,13 +16,14 @@ def join(matches: Matches, match_id: str, player: Player, accept_custom: bool = 
     """Seat ``player`` in B, decided on the stream as it is; the rules refuse a full match.
 
     A custom match (its creator chose the decks or the starting scores, and so may know
-    the joiner's cards) is joined only by a player who accepted those terms.
+    the joiner's cards, or a short clock or a small target) is joined only by a player who
+    accepted those terms.
     """
 
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
         events = decide(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
         if match.state.custom and not accept_custom:
-            raise CustomTermsError(len(match.state.decks), _start_scores(match.state))
+            raise CustomTermsError(len(match.state.decks), _start_scores(match.state), *_short_terms(match.state.rules))
         return record(matches, match, events, Seat.B)
 
     return retrying(matches, match_id, attempt)
@@ -30,3 +32,9 @@ def join(matches: Matches, match_id: str, player: Player, accept_custom: bool = 
 def _start_scores(state: MatchState) -> tuple[int, int] | None:
     """The scores the creator set, if not 0-0 (a waiting match still holds them)."""
     return None if tuple(state.scores) == (0, 0) else tuple(state.scores)
+
+
+def _short_terms(rules: Rules) -> tuple[int | None, int | None]:
+    """The clock and the target, each if short enough to be custom terms (else None)."""
+    return (rules.turn_seconds if rules.turn_seconds < RANKED_TURN_SECONDS else None,
+            rules.target if rules.target < RANKED_TARGET else None)

@@ -8,6 +8,7 @@ function endingLine(view) {
   if (view.ended_by === "cancelled") return _("The match was cancelled by its creator.");
   if (view.ended_by === "expired") return _("The match expired: nobody joined in time.");
   if (!view.winner) return _("The match is over.");
+  if (view.ended_by === "aborted") return _("The match was aborted before round 1 was over: it does not count.");
   const loser = other(view.winner);
   const values = { winner: who(view.winner), loser: who(loser), a: view.scores.A, b: view.scores.B };
   const mine = view.winner === view.you;
@@ -22,7 +23,14 @@ function endingLine(view) {
     return lost ? _("{winner} wins the match {a}–{b}: you ran out of time twice in a row.", values)
       : _("{winner} wins the match {a}–{b}: {loser} ran out of time twice in a row.", values);
   }
+  if (view.ended_by === "round_cap") return roundCapLine(mine, values);
   return mine ? _("You win the match {a}–{b} on score!", values) : _("{winner} wins the match {a}–{b} on score!", values);
+}
+
+// R33: the match reached its round limit; the higher score (or the last non-dealer) won it.
+function roundCapLine(mine, values) {
+  return mine ? _("You win the match {a}–{b}: the round limit was reached.", values)
+    : _("{winner} wins the match {a}–{b}: the round limit was reached.", values);
 }
 
 function lastRoundLine(last) {
@@ -86,5 +94,6 @@ function wonLine(d) {
     return lost ? _("You run out of time twice in a row: {winner} wins the match {a}–{b}.", v)
       : _("{loser} runs out of time twice in a row: {winner} wins the match {a}–{b}.", v);
   }
+  if (d.reason === "round_cap") return roundCapLine(mine, v);
   return mine ? _("You win the match {a}–{b}!", v) : _("{winner} wins the match {a}–{b}!", v);
 }

@@ -7,7 +7,7 @@ import pytest
 from services.api.field_messages import FIELD_MESSAGES
 from shared import names
 from shared.i18n import translator
-from shared.rules.variants import MAX_TARGET
+from shared.rules.variants import MAX_NEW_TARGET
 from tests.unit.api.support import fake_app
 
 
@@ -26,8 +26,8 @@ def _refused(client, body: dict) -> dict:
 def test_a_rule_out_of_its_range_is_refused_in_the_players_language(client) -> None:
     fields = _refused(client, {"rules": {"target": 0}})
     finnish = translator("fi").gettext("{key} must be a whole number from {low} to {high}", key="target", low=1,
-                                       high=MAX_TARGET)
-    assert fields["rules"]["target"] == [finnish] and str(MAX_TARGET) in finnish and "must be" not in finnish
+                                       high=MAX_NEW_TARGET)
+    assert fields["rules"]["target"] == [finnish] and str(MAX_NEW_TARGET) in finnish and "must be" not in finnish
 
 
 def test_a_deck_with_a_card_that_is_none_is_refused_in_the_players_language(client) -> None:

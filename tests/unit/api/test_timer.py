@@ -34,7 +34,7 @@ def _playing(http, projector, turn_seconds: int = 5) -> tuple[str, dict]:
     seats = {"A": _auth(http, "alice"), "B": _auth(http, "bob")}
     body = {"rules": {"turn_seconds": turn_seconds}}
     match_id = http.post("/matches", json=body, headers=seats["A"]).get_json()["id"]
-    http.post(f"/matches/{match_id}/join", headers=seats["B"])
+    http.post(f"/matches/{match_id}/join", json={"accept_custom": turn_seconds < 15}, headers=seats["B"])
     catch_up(match_id, projector)  # the projector indexes its clock
     return match_id, seats
 

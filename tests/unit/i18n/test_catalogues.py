@@ -17,6 +17,7 @@ CASES = [(domain, lang) for domain in DOMAINS for lang in TRANSLATED]
 # Messages a language may write as in English: pure placeholders, and words it writes the same way.
 SAME_AS_ENGLISH = {
     ("messages", "{first} and {second}"): set(TRANSLATED),
+    ("messages", "{first}, {second}"): set(TRANSLATED) - {"ur"},  # Urdu writes its own comma (،)
     ("table", "{rank} of {suit}"): {"fi", "nl"},  # only the order changes ("{suit} {rank}")
     ("table", "● Live"): {"nl"},
     ("terminal", "dealer {seat}"): {"nl"},

@@ -126,6 +126,9 @@ def test_random_matches_keep_every_invariant(seed, rules, timeout_rate, resign_w
     winners = [seat for seat in SEATS if state.score(seat) >= rules.target]
     if state.ended_by is Ending.SCORE:
         assert winners == [state.winner]
-    else:  # R30, R31: the match ends with the scores as they stood
-        assert state.ended_by in (Ending.RESIGNED, Ending.ABANDONED) and winners == []
+    elif state.ended_by is Ending.ROUND_CAP:  # R33
+        assert state.rounds_dealt == rules.round_cap and winners == []
+    else:  # R30, R31: the match ends with the scores as they stood; aborted before round 1 was complete
+        assert state.ended_by in (Ending.RESIGNED, Ending.ABANDONED, Ending.ABORTED) and winners == []
+        assert (state.ended_by is Ending.ABORTED) == (state.last_round is None)
     assert not any(legal_actions(state, seat) for seat in SEATS)

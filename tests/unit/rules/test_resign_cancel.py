@@ -138,7 +138,8 @@ def _abandoned() -> MatchState:
 @pytest.mark.parametrize(("state", "ended_by"), [
     (lambda: waiting_at(T0), None),
     (lambda: run(started(*HANDS, scores=(11, 0)), "B fold")[0], "score"),
-    (lambda: run(started(*HANDS), "B resign")[0], "resigned"),
+    (lambda: run(started(*HANDS), "A fold", "B resign")[0], "resigned"),
+    (lambda: run(started(*HANDS), "B resign")[0], "aborted"),  # before round 1 was complete
     (_abandoned, "abandoned"),
     (cancelled, "cancelled"),
     (lambda: cancelled(CancelReason.EXPIRED), "expired"),
