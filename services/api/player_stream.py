@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 import redis
 from flask import Response, current_app
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
@@ -45,9 +45,10 @@ blp = ApiBlueprint("player_stream", __name__, description="A player's own notice
 _ENTRY_ID = r"^[0-9]{1,20}-[0-9]{1,20}$"
 
 
-def _held_by_redis(entry_id: str) -> bool:
+def _held_by_redis(entry_id: str) -> None:
     """Each part a stream position (else Redis would refuse the read: a 503 for a client's typo)."""
-    return re.match(_ENTRY_ID, entry_id) is None or all(int(part) <= MAX_POSITION for part in entry_id.split("-"))
+    if re.match(_ENTRY_ID, entry_id) and any(int(part) > MAX_POSITION for part in entry_id.split("-")):
+        raise ValidationError("Invalid value.")
 
 
 class PlayerStreamHeadersSchema(Schema):
