@@ -14,7 +14,7 @@ from .context import services
 from .errors import ApiError, not_found
 from .json_responses import json_response
 from .language import Plural
-from .schemas import EventLogSchema, EventsQuerySchema, ReplayQuerySchema
+from .schemas import ErrorSchema, EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
 
 _PAGE = 64  # events read at a time past the window
@@ -35,6 +35,8 @@ def _seated(match_id: str):
 @blp.route("/matches/<id:match_id>/events", methods=["GET"])
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, EventLogSchema)
+@blp.alt_response(429, schema=ErrorSchema, description="`RATE_LIMITED` (`limit`: `events`): this client address read "
+                                                       "`EVENT_READS_PER_MINUTE` event logs in the last minute.")
 def events(query: dict, match_id: str) -> Response:
     """The audit log after version `after`: unplayed cards are null for all but their holder until the end."""
     services().limits.read_events(client_address())
@@ -76,6 +78,8 @@ def _rest_of_its_rounds(
 @blp.route("/matches/<id:match_id>/replay", methods=["GET"])
 @blp.arguments(ReplayQuerySchema, location="query")
 @blp.response(200)
+@blp.alt_response(429, schema=ErrorSchema, description="`RATE_LIMITED` (`limit`: `replays`): this client address asked "
+                                                       "`REPLAYS_PER_MINUTE` replays in the last minute.")
 def replay(query: dict, match_id: str) -> Response:
     """The match view right after event `version`; once the match is finished both hands show."""
     services().limits.replay(client_address())
