@@ -34,7 +34,7 @@ from shared.eventstore.port import EventStore, StoredEvent
 from shared.fold import PAGE_SIZE, FoldedMatch, fold, fold_page
 
 CHECKPOINT_EVERY = 64  # versions between two checkpoints of a match: what a replay folds at most, less one
-CHECKPOINTS_KEPT = 16_384  # per process, all matches together (a checkpoint is a few KB)
+CHECKPOINTS_KEPT = 4_096  # per process, all matches together: ~4.4 KB each, some 18 MB (26 longest matches)
 
 
 class Checkpoints:
