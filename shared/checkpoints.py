@@ -31,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from shared.eventstore.port import EventStore, StoredEvent
-from shared.fold import PAGE_SIZE, FoldedMatch, fold, fold_page
+from shared.fold import FoldedMatch, fold, fold_page, pages_up_to
 
 CHECKPOINT_EVERY = 64  # versions between two checkpoints of a match: what a replay folds at most, less one
 CHECKPOINTS_KEPT = 4_096  # per process, all matches together: ~4.4 KB each, some 18 MB (26 longest matches)
@@ -85,11 +85,8 @@ def fold_to(
 ) -> tuple[FoldedMatch, list[FoldedMatch]]:
     """Fold from ``start`` up to ``version``, page by page; and the checkpoints passed on the way."""
     folded, passed = start, []
-    while folded.version < version:
-        page = store.read(folded.match_id, after=folded.version, limit=min(PAGE_SIZE, version - folded.version))
-        if not page:
-            break
-        folded, marks = fold_page(folded, page, lambda at, rest: fold_marking(at, rest, every))
+    for page in pages_up_to(store, start.match_id, start.version, version):
+        folded, marks = fold_page(folded, page, lambda at, events: fold_marking(at, events, every))
         passed += marks
     return folded, passed
 

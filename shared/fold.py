@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -124,7 +124,7 @@ def _fold_pages(
 
 def fold_page(
     folded: FoldedMatch, page: Sequence[StoredEvent],
-    work: Callable[[FoldedMatch, Sequence[StoredEvent]], T] = fold,  # type: ignore[assignment]
+    work: Callable[[FoldedMatch, Sequence[StoredEvent]], T] = fold,
 ) -> T:
     """``work(folded, page)`` (the fold, by default): off the event loop if the page is long.
 
@@ -134,13 +134,20 @@ def fold_page(
     return off_loop(work, folded, page) if len(page) > OFF_LOOP_EVENTS else work(folded, page)
 
 
+def pages_up_to(store: EventStore, match_id: str, after: int, version: int) -> Iterator[list[StoredEvent]]:
+    """The events after ``after`` up to ``version``, a page (``PAGE_SIZE``) at a time: never one long read."""
+    while after < version:
+        page = store.read(match_id, after=after, limit=min(PAGE_SIZE, version - after))
+        if not page:
+            return
+        yield page
+        after = page[-1].version
+
+
 def fold_up_to(store: EventStore, match_id: str, version: int) -> FoldedMatch:
     """The match as it stood right after event ``version``, folded from nothing, page by page."""
     folded = FoldedMatch(match_id)
-    while folded.version < version:
-        page = store.read(match_id, after=folded.version, limit=min(PAGE_SIZE, version - folded.version))
-        if not page:
-            return folded
+    for page in pages_up_to(store, match_id, 0, version):
         folded = fold_page(folded, page)
     return folded
 

@@ -49,12 +49,16 @@ def paired_deck() -> tuple[str, ...]:
     return PAIRED + tuple(card for card in DECK if card not in PAIRED)
 
 
+WEEK = 604_800  # the longest turn clock (R28): a stored match is not timed out while it is read
+
+
 def void_match(match_id: str, rounds: int, target: int = 100) -> list[Event]:
     """Every event of a match that plays ``rounds`` void rounds and deals the next (fewer if
     the match ends first: R33's cap ends it after ``4 × target`` rounds)."""
     chance = PairedChance(paired_deck())
     state, recorded = INITIAL, []
-    for command in (CreateMatch(match_id, "p1", "alice", Rules(target=target), Seat.B), JoinMatch("p2", "bob")):
+    rules = Rules(target=target, turn_seconds=WEEK)
+    for command in (CreateMatch(match_id, "p1", "alice", rules, Seat.B), JoinMatch("p2", "bob")):
         state = _apply(state, decide(state, command, chance), recorded)
     while not state.status.over and state.rounds_dealt <= rounds:  # the last void round deals the next one
         state = _apply(state, decide(state, _next(state), chance), recorded)
