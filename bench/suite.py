@@ -9,7 +9,8 @@
 7. 5,000 live spectator streams: a move's delivery, throughput, memory, Redis connections;
 8. a backlog of live catch-ups drained through the lanes by 2 workers, beside 1;
 9. appends acknowledged by a replica (``APPEND_ACK=replica``) beside the master alone, on a cluster;
-10. the cost of metrics and logs: the full command path with them on, beside ``METRICS=off``.
+10. the cost of metrics and logs: the full command path with them on, beside ``METRICS=off``;
+11. replay at the last version of the longest match R33 allows, beside version 10 (``bench.replays``).
 
 Every figure is the median of several runs with the min and max. Each section starts its
 own stack (redis-server with AOF everysec, gunicorn, projector workers) on 127.0.0.1 and
@@ -31,11 +32,11 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import catch_up, clocks, durability, lag, long_match, observability, projector, streams, throughput
+from . import catch_up, clocks, durability, lag, long_match, observability, projector, replays, streams, throughput
 from .stats import Figure, table
 
 SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "observability", "streams", "catch_up",
-            "durability")
+            "durability", "replays")
 
 
 def machine() -> dict[str, Any]:
@@ -66,10 +67,11 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "streams": lambda: streams.measure(viewers=5000, seconds=3.0 if quick else 4.0, runs=2 if quick else 4),
         "catch_up": lambda: catch_up.measure(matches=1000 if quick else 2000, runs=2 if quick else 3),
         "durability": lambda: durability.measure(clients=4, seconds=2.0 if quick else 4.0, runs=3),
+        "replays": lambda: replays.measure(runs=3, samples=30 if quick else 60),
     }
     modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
                "clocks": clocks, "observability": observability, "streams": streams, "catch_up": catch_up,
-               "durability": durability}
+               "durability": durability, "replays": replays}
     for name in sections:
         started = time.monotonic()
         print(f"... {name}", file=sys.stderr, flush=True)

@@ -29,6 +29,8 @@ class LimitSettings:
     waiting_matches: int = 5  # matches created and not yet joined, per player
     actions_per_second: float = 10.0  # actions per player, on average ...
     actions_burst: int = 20  # ... and this many at once
+    replays_per_minute: int = 120  # GET /replay, per client address
+    event_reads_per_minute: int = 600  # GET /events, per client address (the browser's log reads at each move)
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -40,6 +42,8 @@ class LimitSettings:
             waiting_matches=int(env.get("WAITING_MATCHES", "5")),
             actions_per_second=float(env.get("ACTIONS_PER_SECOND", "10")),
             actions_burst=int(env.get("ACTIONS_BURST", "20")),
+            replays_per_minute=int(env.get("REPLAYS_PER_MINUTE", "120")),
+            event_reads_per_minute=int(env.get("EVENT_READS_PER_MINUTE", "600")),
         )
 
 

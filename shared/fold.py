@@ -3,24 +3,30 @@
 The command side, the event feed and replay, the live stream, the projector, the CLI and
 the benchmarks all turn stored events into a :class:`FoldedMatch` here, so they cannot
 disagree about what a stream means. A :class:`FoldCache` keeps recently folded matches,
-so a reader folds only the events it has not seen.
+so a reader folds only the events it has not seen; :mod:`shared.checkpoints` keeps folds
+along a match for replays at any version. A long page folds off gevent's event loop
+(:func:`fold_page`): a cold fold of a long match must not stall the API process.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from shared.codec import decode
 from shared.eventstore.port import EventStore, StoredEvent
+from shared.offloop import off_loop
 from shared.rules import INITIAL, Event, MatchState, Status, clocked, evolve
 from shared.rules.events import RoundWon
 from shared.rules.state import copy_with, with_seat
 
 PAGE_SIZE = 500  # events per read: a whole match in one round trip, bounded memory
+OFF_LOOP_EVENTS = 200  # a page longer than this folds off the event loop (some 3 ms of CPU and up)
+
+T = TypeVar("T")
 
 
 class GapError(ValueError):
@@ -111,21 +117,46 @@ def _fold_pages(
     """Fold the pages ``read_page(after)`` gives until one is short; with the last page's reply."""
     while True:
         page, reply = read_page(folded.version)
-        folded = fold(folded, page)
+        folded = fold_page(folded, page)
         if len(page) < page_size:
             return folded, reply
 
 
+def fold_page(
+    folded: FoldedMatch, page: Sequence[StoredEvent],
+    work: Callable[[FoldedMatch, Sequence[StoredEvent]], T] = fold,
+) -> T:
+    """``work(folded, page)`` (the fold, by default): off the event loop if the page is long.
+
+    The events are read already: folding them is pure CPU, no I/O and no lock, which is
+    what may run on another thread (:mod:`shared.offloop`).
+    """
+    return off_loop(work, folded, page) if len(page) > OFF_LOOP_EVENTS else work(folded, page)
+
+
+def pages_up_to(store: EventStore, match_id: str, after: int, version: int) -> Iterator[list[StoredEvent]]:
+    """The events after ``after`` up to ``version``, a page (``PAGE_SIZE``) at a time: never one long read."""
+    while after < version:
+        page = store.read(match_id, after=after, limit=min(PAGE_SIZE, version - after))
+        if not page:
+            return
+        yield page
+        after = page[-1].version
+
+
 def fold_up_to(store: EventStore, match_id: str, version: int) -> FoldedMatch:
-    """The match as it stood right after event ``version`` (replay)."""
-    return fold(FoldedMatch(match_id), store.read(match_id, limit=version))
+    """The match as it stood right after event ``version``, folded from nothing, page by page."""
+    folded = FoldedMatch(match_id)
+    for page in pages_up_to(store, match_id, 0, version):
+        folded = fold_page(folded, page)
+    return folded
 
 
 class FoldCache:
     """The latest fold of recently used matches (LRU, thread-safe).
 
-    A miss just folds the match from version 0 (matches are short). A fold is kept
-    unless a further one of the same match is cached already.
+    A miss folds the match from version 0, page by page. A fold is kept unless a further
+    one of the same match is cached already.
     """
 
     def __init__(self, capacity: int = 1024) -> None:
@@ -152,7 +183,9 @@ class FoldCache:
                 self._entries.popitem(last=False)
 
     def latest(self, store: EventStore, match_id: str) -> FoldedMatch:
-        """The match folded to the end of its stream, from the cached fold on; cached again."""
+        """The match folded to the end of its stream, from the cached fold on; cached again, unless
+        it has no events: a random id must not evict a match's fold."""
         folded = fold_stream(store, self.get(match_id) or FoldedMatch(match_id))
-        self.put(folded)
+        if folded.version:
+            self.put(folded)
         return folded

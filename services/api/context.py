@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
 
+from shared.checkpoints import Checkpoints
 from shared.config import Network
 from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
@@ -34,6 +35,7 @@ class Services:
     limits: Limiter  # the abuse limits (API.md "Limits")
     queue_depths: Callable[[], dict[str, int]] = dict  # jobs waiting, by projector queue (for /metrics)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)
+    checkpoints: Checkpoints = field(default_factory=Checkpoints)  # replays fold from these (shared.checkpoints)
 
 
 def services() -> Services:

@@ -121,6 +121,7 @@ _LIMITED = {
                               "You already have {count} matches waiting for an opponent; cancel one, or wait until "
                               "someone joins.", 0),
     "actions": N_("You are acting too fast; try again in {wait}."),
+    **dict.fromkeys(("replays", "events"), N_("Your address reads match histories too fast; try again in {wait}.")),
 }
 
 

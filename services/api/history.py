@@ -4,17 +4,17 @@ from __future__ import annotations
 from flask import Response
 
 from shared.eventstore.port import EventStore, StoredEvent
-from shared.fold import fold_up_to
 from shared.redaction import public_events
 from shared.rules import Status, replay_view
 
+from .addresses import client_address
 from .app import latest
 from .auth import optional_player
 from .context import services
 from .errors import ApiError, not_found
 from .json_responses import json_response
 from .language import Plural
-from .schemas import EventLogSchema, EventsQuerySchema, ReplayQuerySchema
+from .schemas import ErrorSchema, EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
 
 _PAGE = 64  # events read at a time past the window
@@ -35,8 +35,11 @@ def _seated(match_id: str):
 @blp.route("/matches/<id:match_id>/events", methods=["GET"])
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, EventLogSchema)
+@blp.alt_response(429, schema=ErrorSchema, description="`RATE_LIMITED` (`limit`: `events`): this client address read "
+                                                       "`EVENT_READS_PER_MINUTE` event logs in the last minute.")
 def events(query: dict, match_id: str) -> Response:
     """The audit log after version `after`: unplayed cards are null for all but their holder until the end."""
+    services().limits.read_events(client_address())
     current, now, seat = _seated(match_id)
     store = services().store
     window = store.read(match_id, after=query["after"], limit=query["limit"])
@@ -75,15 +78,18 @@ def _rest_of_its_rounds(
 @blp.route("/matches/<id:match_id>/replay", methods=["GET"])
 @blp.arguments(ReplayQuerySchema, location="query")
 @blp.response(200)
+@blp.alt_response(429, schema=ErrorSchema, description="`RATE_LIMITED` (`limit`: `replays`): this client address asked "
+                                                       "`REPLAYS_PER_MINUTE` replays in the last minute.")
 def replay(query: dict, match_id: str) -> Response:
     """The match view right after event `version`; once the match is finished both hands show."""
+    services().limits.replay(client_address())
     current, now, seat = _seated(match_id)
     wanted = query["version"]
     if wanted > current:
         raise ApiError(404, "NOT_FOUND", Plural("The match has {count} event; there is no version {wanted}.",
                                                 "The match has {count} events; there is no version {wanted}.",
                                                 current), params={"wanted": wanted})
-    then = fold_up_to(services().store, match_id, wanted)
+    then = services().checkpoints.at(services().store, match_id, wanted)  # a round's fold, not `wanted` events
     shown = replay_view(then.state, seat, now)
     response = json_response({"id": match_id, "version": wanted, **shown})
     response.headers["ETag"] = f'"{wanted}"'

@@ -1,7 +1,8 @@
 """The API's abuse limits (API.md "Limits"): what is counted against whom, and when it is given back.
 
-Per client address (:mod:`.addresses`): registrations, and live streams open at once (a
-match's or a player's). Per player: matches created, matches waiting for an opponent, and
+Per client address (:mod:`.addresses`): registrations, live streams open at once (a
+match's or a player's), and reads of a match's history (replays, event logs: each costs a
+read and a fold, and needs no token). Per player: matches created, matches waiting for an opponent, and
 actions. The built-in bot is exempt from the per-player ones: it only answers invitations.
 
 A limited request records nothing: its units are taken before the use case runs, and the
@@ -28,6 +29,7 @@ from shared.observability import metrics
 from shared.rules import MatchState, Seat, Status
 
 HOUR_MS = 3_600_000
+MINUTE_MS = 60_000
 STREAM_LEASE_MS = 60_000  # an open stream's unit lapses this long after its last renewal ...
 RENEW_EVERY_SECONDS = 20.0  # ... renewed as the stream sends, at most this often (a keep-alive comes every 15 s)
 
@@ -45,6 +47,8 @@ class Limiter:
         pace = settings.actions_per_second  # a burst of actions_burst, won back at this many a second
         burst_ms = int(settings.actions_burst / pace * 1000) if pace > 0 else 0
         self.actions = Limit("actions", settings.actions_burst if burst_ms else 0, burst_ms)
+        self.replays = Limit("replays", settings.replays_per_minute, MINUTE_MS)
+        self.event_reads = Limit("events", settings.event_reads_per_minute, MINUTE_MS)
 
     @contextmanager
     def registering(self, address: str) -> Iterator[None]:
@@ -64,6 +68,14 @@ class Limiter:
         """Count one action of the player; LimitedError past their pace."""
         if player_id != self._exempt:
             self._take(self.actions, player_id)
+
+    def replay(self, address: str) -> None:
+        """Count one replay read from ``address``; LimitedError past its share."""
+        self._take(self.replays, address)
+
+    def read_events(self, address: str) -> None:
+        """Count one read of a match's event log from ``address``; LimitedError past its share."""
+        self._take(self.event_reads, address)
 
     def left_lobby(self, match_id: str, state: MatchState) -> None:
         """After a join or a cancel: a match no longer waiting stops counting among its creator's."""

@@ -19,13 +19,14 @@ keep-alive at the latest) or Redis fails.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import orjson
 import redis
 from flask import Response, current_app
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
@@ -35,16 +36,25 @@ from .errors import ApiError
 from .fanout import Hub
 from .feeds import PlayerFeed
 from .players import Player
-from .schemas import ErrorSchema
+from .schemas import MAX_POSITION, ErrorSchema
 from .smorest import ApiBlueprint
 from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, sse_response
 
 blp = ApiBlueprint("player_stream", __name__, description="A player's own notices as server-sent events.")
 
 
+_ENTRY_ID = r"^[0-9]{1,20}-[0-9]{1,20}$"
+
+
+def _held_by_redis(entry_id: str) -> None:
+    """Each part a stream position (else Redis would refuse the read: a 503 for a client's typo)."""
+    if re.match(_ENTRY_ID, entry_id) and any(int(part) > MAX_POSITION for part in entry_id.split("-")):
+        raise ValidationError("Invalid value.")
+
+
 class PlayerStreamHeadersSchema(Schema):
     last_event_id = fields.String(
-        data_key="Last-Event-ID", validate=validate.Regexp(r"^[0-9]{1,20}-[0-9]{1,20}$"),
+        data_key="Last-Event-ID", validate=[validate.Regexp(_ENTRY_ID), _held_by_redis],
         metadata={"description": "The last `id` received: a reconnect. Reads on from there, or, if the feed "
                                  "no longer holds everything after it, sends the awaiting matches again."},
     )

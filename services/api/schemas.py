@@ -105,18 +105,26 @@ class ActionSchema(Schema):
             raise ValidationError("Only a play takes a card.", "card")
 
 
+MAX_POSITION = 2**63 - 1  # a stream position (version, entry id part) past this is no position Redis holds
+
+
+def position(low: int = 0, **options) -> fields.Integer:
+    """A version in a match's stream: ``low`` up to :data:`MAX_POSITION`, else 400 (never a store error)."""
+    return fields.Integer(validate=validate.Range(min=low, max=MAX_POSITION), **options)
+
+
 class ViewQuerySchema(Schema):
-    min_version = fields.Integer(strict=False, validate=validate.Range(min=0), load_default=0)
+    min_version = position(strict=False, load_default=0)
     wait = fields.Float(validate=validate.Range(min=0, max=30), load_default=0)
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = position(load_default=0)
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=200)
 
 
 class ReplayQuerySchema(Schema):
-    version = fields.Integer(required=True, validate=validate.Range(min=1))
+    version = position(1, required=True)
 
 
 class LobbyQuerySchema(Schema):

@@ -31,7 +31,7 @@ from .errors import ApiError, not_found
 from .fanout import Hub
 from .feeds import MatchFeed
 from .players import Player
-from .schemas import ErrorSchema
+from .schemas import ErrorSchema, position
 from .smorest import ApiBlueprint
 
 blp = ApiBlueprint("stream", __name__, description="Live match views as server-sent events.")
@@ -54,8 +54,8 @@ class StreamQuerySchema(Schema):
 
 
 class StreamHeadersSchema(Schema):
-    last_event_id = fields.Integer(
-        data_key="Last-Event-ID", validate=validate.Range(min=0),
+    last_event_id = position(
+        data_key="Last-Event-ID",
         metadata={"description": "The last version received: a reconnect. Sends the current view at once."},
     )
 
