@@ -29,6 +29,9 @@ class LimitSettings:
     waiting_matches: int = 5  # matches created and not yet joined, per player
     actions_per_second: float = 10.0  # actions per player, on average ...
     actions_burst: int = 20  # ... and this many at once
+    joins_per_hour: int = 60  # join attempts, per player
+    client_joins_per_hour: int = 120  # join attempts, per client address
+    max_playing: int = 10  # unfinished matches (waiting or playing) a player sits in at once
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -40,6 +43,9 @@ class LimitSettings:
             waiting_matches=int(env.get("WAITING_MATCHES", "5")),
             actions_per_second=float(env.get("ACTIONS_PER_SECOND", "10")),
             actions_burst=int(env.get("ACTIONS_BURST", "20")),
+            joins_per_hour=int(env.get("JOINS_PER_HOUR", "60")),
+            client_joins_per_hour=int(env.get("CLIENT_JOINS_PER_HOUR", "120")),
+            max_playing=int(env.get("MAX_PLAYING", "10")),
         )
 
 

@@ -38,6 +38,7 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
         match_id=e.match_id, status=Status.WAITING, rules=e.rules,
         players=(Player(e.creator_id, e.creator_name), None), scores=e.start_scores,
         first_dealer=e.first_dealer, decks=e.decks, custom=e.custom, seed_commitment=e.seed_commitment,
+        private=e.private,
     )
 
 

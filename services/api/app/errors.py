@@ -51,6 +51,10 @@ class SeedUnavailableError(ApplicationError):
     """This server does not hold the seed the match deals from (e.g. it was imported without it)."""
 
 
+class TooManyMatchesError(ApplicationError):
+    """The player already sits in as many unfinished matches as one may (MAX_PLAYING)."""
+
+
 class CustomTermsError(ApplicationError):
     """The match's creator chose its decks or its starting scores, and the joiner has not accepted that."""
 

@@ -6,19 +6,25 @@ from shared.fold import FoldedMatch
 from shared.rules import JoinMatch, MatchState, Seat, decide
 
 from ..players import Player
-from .errors import CustomTermsError
+from .errors import CustomTermsError, MatchNotFoundError
+from .invites import admits, shown_to
 from .matches import Matches
 from .recording import Recorded, record, retrying
 
 
-def join(matches: Matches, match_id: str, player: Player, accept_custom: bool = False) -> Recorded:
+def join(
+    matches: Matches, match_id: str, player: Player, accept_custom: bool = False, invite: str | None = None,
+) -> Recorded:
     """Seat ``player`` in B, decided on the stream as it is; the rules refuse a full match.
 
     A custom match (its creator chose the decks or the starting scores, and so may know
-    the joiner's cards) is joined only by a player who accepted those terms.
+    the joiner's cards) is joined only by a player who accepted those terms. A private
+    match nobody has joined yet is, to anyone without its ``invite``, no match at all.
     """
 
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
+        if not shown_to(match.state, player) and not admits(matches, match_id, invite):
+            raise MatchNotFoundError(match_id)
         events = decide(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
         if match.state.custom and not accept_custom:
             raise CustomTermsError(len(match.state.decks), _start_scores(match.state))
