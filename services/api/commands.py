@@ -79,6 +79,10 @@ def create_match(options: dict) -> Response:
 @blp.route("/matches/<id:match_id>/join", methods=["POST"])
 @blp.arguments(JoinSchema, required=False)
 @blp.response(200)
+@blp.alt_response(409, schema=ErrorSchema, description="`TOO_MANY_MATCHES`: the caller sits in `MAX_PLAYING` "
+                                                       "unfinished matches already; or a rule code, `CUSTOM_TERMS`.")
+@blp.alt_response(429, schema=ErrorSchema, description=_limited("too many join attempts by this player (`joins`) "
+                                                                "or from this address (`client_joins`) lately"))
 def join_match(body: dict, match_id: str) -> Response:
     """Take seat B; round 1 is dealt at once. A custom match needs `{"accept_custom": true}`, a private
     one `{"invite": "..."}` (without it, or with another: 404, as for no match)."""
