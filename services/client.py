@@ -74,9 +74,11 @@ class TrucClient:
         """Create a match (options as API.md: opponent, rules, first_dealer, start_scores, decks)."""
         return self._call("POST", "/matches", options)
 
-    def join(self, match_id: str, accept_custom: bool = False) -> Json:
-        """Take seat B; a custom match needs ``accept_custom`` (else 409 ``CUSTOM_TERMS``, saying its terms)."""
-        return self._call("POST", f"/matches/{match_id}/join", {"accept_custom": accept_custom})
+    def join(self, match_id: str, accept_custom: bool = False, invite: str | None = None) -> Json:
+        """Take seat B; a custom match needs ``accept_custom`` (else 409 ``CUSTOM_TERMS``, saying its terms),
+        a private one its creator's ``invite`` (else 404, as for no match)."""
+        body = {"accept_custom": accept_custom, **({"invite": invite} if invite else {})}
+        return self._call("POST", f"/matches/{match_id}/join", body)
 
     def act(self, match_id: str, action: Json, if_match: int | None = None, idempotency_key: str | None = None) -> Json:
         """Send one action body, e.g. ``{"type": "play", "card": "7H"}``; the recorded events.
@@ -90,10 +92,11 @@ class TrucClient:
         return self._call("POST", f"/matches/{match_id}/actions", action, headers)
 
     # -- reading -------------------------------------------------------------------------
-    def view(self, match_id: str, min_version: int = 0, wait: float = 0) -> Json:
-        """The match as this player may see it; waits up to ``wait`` s for ``min_version``."""
+    def view(self, match_id: str, min_version: int = 0, wait: float = 0, invite: str | None = None) -> Json:
+        """The match as this player may see it; waits up to ``wait`` s for ``min_version``. ``invite``:
+        a private match's, to read its terms before joining it."""
         query = {"min_version": min_version, "wait": wait} if min_version else {}
-        return self._call("GET", f"/matches/{match_id}", query=query)
+        return self._call("GET", f"/matches/{match_id}", query=query, headers={"Invite": invite} if invite else None)
 
     def lobby(self, status: str = "waiting", limit: int = 50) -> list[Json]:
         return self._call("GET", "/matches", query={"status": status, "limit": limit})["matches"]

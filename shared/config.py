@@ -31,6 +31,9 @@ class LimitSettings:
     actions_burst: int = 20  # ... and this many at once
     replays_per_minute: int = 120  # GET /replay, per client address
     event_reads_per_minute: int = 600  # GET /events, per client address (the browser's log reads at each move)
+    joins_per_hour: int = 60  # join attempts, per player
+    client_joins_per_hour: int = 120  # join attempts, per client address
+    max_playing: int = 10  # unfinished matches (waiting or playing) a player sits in at once
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -44,6 +47,9 @@ class LimitSettings:
             actions_burst=int(env.get("ACTIONS_BURST", "20")),
             replays_per_minute=int(env.get("REPLAYS_PER_MINUTE", "120")),
             event_reads_per_minute=int(env.get("EVENT_READS_PER_MINUTE", "600")),
+            joins_per_hour=int(env.get("JOINS_PER_HOUR", "60")),
+            client_joins_per_hour=int(env.get("CLIENT_JOINS_PER_HOUR", "120")),
+            max_playing=int(env.get("MAX_PLAYING", "10")),
         )
 
 

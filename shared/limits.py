@@ -117,6 +117,11 @@ class Counters:
             RENEW(self._client, [keys.limit(verdict.limit.name, verdict.subject)],
                   [now, verdict.unit, now + verdict.limit.hold_ms])
 
+    def held(self, limit: Limit, subject: str) -> list[str]:
+        """The units ``subject`` holds now (lapsed ones excluded), oldest first."""
+        raw = self._client.zrangebyscore(keys.limit(limit.name, subject), f"({self._clock()}", "+inf")
+        return [unit.decode() if isinstance(unit, bytes) else unit for unit in raw]
+
     def give_back(self, limit: Limit, subject: str, unit: str) -> None:
         """``unit`` no longer counts (giving back one not held, or twice, changes nothing)."""
         if limit.count > 0:

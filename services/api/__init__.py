@@ -19,7 +19,7 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import commands, errors, health, history, observe, reading, reference
+from . import commands, errors, health, history, http_errors, observe, reading, reference
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
 from .context import Services
@@ -104,6 +104,7 @@ def _route(app: Flask) -> None:
     api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)
     errors.register(app)
+    http_errors.register(app)
     app.after_request(rate_limit_headers)
     app.after_request(mark_private)
     api.register_blueprint(commands.blp)

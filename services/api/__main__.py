@@ -60,7 +60,7 @@ def _timer() -> None:
     if config.metrics:
         exposition.serve(config.host, config.metrics_port)
     ctx = create_app(config).extensions["truc"]
-    run_forever(Timer(ctx.matches, ctx.read_models, config.lobby_seconds))
+    run_forever(Timer(ctx.matches, ctx.read_models, config.lobby_seconds, ended=ctx.limits.ended))
 
 
 def _serve() -> None:

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from flask import Response, g, request, url_for
 
 from shared.ids import new_id
 from shared.readmodels.projection import match_view
 from shared.redaction import public_events
-from shared.rules import Cancel
+from shared.rules import Cancel, Seat, Status
 
 from . import app as use_cases
 from .addresses import client_address
@@ -17,6 +18,7 @@ from .context import services
 from .errors import ApiError, invalid
 from .json_responses import json_response
 from .players import NameTakenError
+from .private_matches import with_invite
 from .schemas import (
     ActionResultSchema,
     ActionSchema,
@@ -62,11 +64,12 @@ def register_player(body: dict):
                                                                 "(`matches`), or waiting for an opponent "
                                                                 "(`waiting_matches`)"))
 def create_match(options: dict) -> Response:
-    """Create a match; the caller sits in seat A (and the bot in B at once with `"opponent": "bot"`)."""
+    """Create a match; the caller sits in seat A (and the bot in B at once with `"opponent": "bot"`).
+    With `"private": true` it is never listed, and joined only with the `invite` of the creator's view."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
     player, match_id = required_player(), new_id()
-    with ctx.limits.creating(player.id, match_id, waits=opponent is None):
+    with ctx.limits.creating(player.id, match_id, waits=opponent is None, ended=_ended_for(player.id)):
         recorded = use_cases.create(ctx.matches, player, options, opponent, match_id)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
@@ -76,10 +79,17 @@ def create_match(options: dict) -> Response:
 @blp.route("/matches/<id:match_id>/join", methods=["POST"])
 @blp.arguments(JoinSchema, required=False)
 @blp.response(200)
+@blp.alt_response(409, schema=ErrorSchema, description="`TOO_MANY_MATCHES`: the caller sits in `MAX_PLAYING` "
+                                                       "unfinished matches already; or a rule code, `CUSTOM_TERMS`.")
+@blp.alt_response(429, schema=ErrorSchema, description=_limited("too many join attempts by this player (`joins`) "
+                                                                "or from this address (`client_joins`) lately"))
 def join_match(body: dict, match_id: str) -> Response:
-    """Take seat B; round 1 is dealt at once. A custom match needs `{"accept_custom": true}`."""
-    ctx = services()
-    recorded = use_cases.join(ctx.matches, match_id, required_player(), body.get("accept_custom", False))
+    """Take seat B; round 1 is dealt at once. A custom match needs `{"accept_custom": true}`, a private
+    one `{"invite": "..."}` (without it, or with another: 404, as for no match)."""
+    ctx, player = services(), required_player()
+    with ctx.limits.joining(player.id, client_address(), match_id, _ended_for(player.id)):
+        recorded = use_cases.join(ctx.matches, match_id, player, body.get("accept_custom", False),
+                                  body.get("invite"))
     ctx.limits.left_lobby(match_id, recorded.state)
     return _view_of(recorded, 200)
 
@@ -97,6 +107,7 @@ def act(action: dict, match_id: str) -> Response:
     recorded = use_cases.act(ctx.matches, match_id, player, action, _if_match(), _idempotency_key())
     if action.get("type") == Cancel.action:
         ctx.limits.left_lobby(match_id, recorded.state)
+    ctx.limits.ended(match_id, recorded.state)
     seat = recorded.seat.value if recorded.seat else None
     # A new deal in these events has nothing played yet; a won match shows everything.
     events = public_events(recorded.events, seat, decoded=recorded.decided)
@@ -106,9 +117,21 @@ def act(action: dict, match_id: str) -> Response:
 
 
 def _view_of(recorded: use_cases.Recorded, status: int) -> Response:
-    response = json_response(match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat), status)
+    view = match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat)
+    if recorded.seat is Seat.A and recorded.state.invite_only:
+        view = with_invite(services().matches, view)
+    response = json_response(view, status)
     response.headers["ETag"] = f'"{recorded.version}"'
     return response
+
+
+def _ended_for(player_id: str) -> Callable[[str], bool]:
+    """Whether a match the player holds a unit of is over for them: ended, or played without them
+    (a join that lost its race and could not give its unit back)."""
+    def ended(match_id: str) -> bool:
+        state = use_cases.latest(services().matches, match_id).state
+        return state.status.over or (state.status is Status.PLAYING and state.seat_of(player_id) is None)
+    return ended
 
 
 def _if_match() -> int | None:

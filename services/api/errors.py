@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import Flask, current_app
 from redis.exceptions import RedisError
-from werkzeug.exceptions import HTTPException
 
 from shared.codec import UnknownEventError
 from shared.eventstore import CorruptEventError, NotDurableError
@@ -31,6 +30,7 @@ from .app.errors import (
     NotAPlayerError,
     NotTheCreatorError,
     SeedUnavailableError,
+    TooManyMatchesError,
     VersionConflictError,
 )
 from .language import Plural, mark_language, say, translated_fields, translator_now
@@ -93,6 +93,8 @@ _ANSWERS: dict[type[ApplicationError], tuple[int, str, str]] = {
     BusyError: (503, "BUSY", N_("The match is too busy right now; try again.")),
     SeedUnavailableError: (409, "SEED_UNAVAILABLE",
                            N_("This server does not hold the seed this match deals from; it cannot be played here.")),
+    TooManyMatchesError: (409, "TOO_MANY_MATCHES", N_("You already sit in as many unfinished matches as a player "
+                                                      "may; finish or cancel one first.")),
 }
 
 
@@ -122,6 +124,8 @@ _LIMITED = {
                               "someone joins.", 0),
     "actions": N_("You are acting too fast; try again in {wait}."),
     **dict.fromkeys(("replays", "events"), N_("Your address reads match histories too fast; try again in {wait}.")),
+    "joins": N_("You have tried to join too many matches lately; try again in {wait}."),
+    "client_joins": N_("Too many matches were joined from your address lately; try again in {wait}."),
 }
 
 
@@ -141,42 +145,6 @@ def _in_words(seconds: int) -> Plural:
     return Plural("{count} minute", "{count} minutes", math.ceil(seconds / 60))
 
 
-# Werkzeug's HTTP errors, renamed to this API's codes and said in this API's sentences.
-_HTTP_CODES = {
-    400: "INVALID_REQUEST", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
-    413: "BODY_TOO_LARGE", 415: "INVALID_REQUEST", 422: "INVALID_REQUEST",
-}
-_HTTP_MESSAGES = {
-    400: N_("The request is not valid."),
-    401: N_("This call needs 'Authorization: Bearer <token>'."),
-    404: N_("There is nothing at this address."),
-    405: N_("This address does not accept this method."),
-    413: N_("The request body is too large."),
-    415: N_("The request body must be JSON."),
-    422: N_("The request is not valid."),
-}
-
-
-def _from_http(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
-    status = error.code or 500
-    data = getattr(error, "data", None) or {}
-    if "messages" in data:  # webargs/marshmallow validation of a body or query
-        fields = _flatten(data["messages"])
-        return invalid("The request is not valid: see fields.", fields).response()[0], 400, {}
-    if status in _HTTP_MESSAGES:
-        return ApiError(status, _HTTP_CODES[status], _HTTP_MESSAGES[status]).response()
-    return {"error": "HTTP_ERROR", "message": error.description or error.name}, status, {}
-
-
-def _flatten(messages: dict[str, Any]) -> dict[str, Any]:
-    """webargs nests errors by location (json, query, headers): clients want the fields."""
-    fields: dict[str, Any] = {}
-    for location in messages.values():
-        if isinstance(location, dict):
-            fields.update(location)
-    return fields
-
-
 def register(app: Flask) -> None:
     """Install the handlers so that no outcome escapes the JSON error shape, and the language hook."""
     app.register_error_handler(ApiError, ApiError.response)
@@ -184,7 +152,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(RuleError, _refused)
     app.register_error_handler(SetupError, _bad_setup)
     app.register_error_handler(LimitedError, lambda error: limited(error).response())
-    app.register_error_handler(HTTPException, _from_http)
     for failure in _FAILURES:
         app.register_error_handler(failure, _failed)
     app.register_error_handler(RecursionError, _too_deep)

@@ -42,6 +42,7 @@ FIELD_MESSAGES = (
        "symbols and spaces in any script; no control, format, bidi or invisible characters."),
     N_("A play needs a card, e.g. \"7H\"."),
     N_("Only a play takes a card."),
+    N_("A match against the bot cannot be private."),
     N_("Not a version."),
     N_("1-64 characters."),
 )

@@ -14,6 +14,7 @@ from .context import services
 from .errors import ApiError, not_found
 from .json_responses import json_response
 from .language import Plural
+from .private_matches import check_state
 from .schemas import ErrorSchema, EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
 
@@ -28,6 +29,7 @@ def _seated(match_id: str):
     if match.version == 0:
         raise not_found()
     player = optional_player()
+    check_state(match.state, player)  # a private match that waits: 404 to all but its creator
     seat = match.state.seat_of(player.id) if player else None
     return match.version, match.state, seat
 

@@ -1,22 +1,31 @@
 """The API's abuse limits (API.md "Limits"): what is counted against whom, and when it is given back.
 
-Per client address (:mod:`.addresses`): registrations, live streams open at once (a
-match's or a player's), and reads of a match's history (replays, event logs: each costs a
-read and a fold, and needs no token). Per player: matches created, matches waiting for an opponent, and
-actions. The built-in bot is exempt from the per-player ones: it only answers invitations.
+Per client address (:mod:`.addresses`): registrations, joins, live streams open at once
+(a match's or a player's), and reads of a match's history (replays, event logs: each costs
+a read and a fold, and needs no token). Per player: matches created, joins, matches
+waiting for an opponent, actions, and unfinished matches (``MAX_PLAYING``: waiting or
+playing, refused 409 ``TOO_MANY_MATCHES`` rather than 429, since waiting does not help:
+finishing does). The built-in bot is exempt from the per-player ones: it only answers
+invitations.
 
 A limited request records nothing: its units are taken before the use case runs, and the
 units of what it would record (a player, a match) are given back if the use case refuses,
 so only what was made counts. Actions count every attempt: that limit is a pace. A waiting
 match's unit is given back when the match is joined or cancelled, and lapses with the
-lobby (it is held ``LOBBY_SECONDS``) if nobody comes. Counting is :mod:`shared.limits`, in
+lobby (it is held ``LOBBY_SECONDS``) if nobody comes. Joins count every attempt, like
+actions (a wrong invite too). An unfinished match's unit is named by the match id, taken
+atomically before the create or join appends (so a burst of joins cannot pass the cap),
+given back by whatever ends the match (an action, the timer's timeout or expiry), and
+when a player meets the cap their units are checked against the matches themselves, so
+a unit whose match ended while the give-back failed (a process died between the two)
+frees itself; else it lapses after ``PLAYING_LEASE_MS``. Counting is :mod:`shared.limits`, in
 Redis, shared by every API process; ``RATE_LIMITS=off`` counts nothing at all.
 """
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 import redis
@@ -26,14 +35,19 @@ from werkzeug.wrappers import Response
 from shared.config import LimitSettings
 from shared.limits import Counters, Limit, LimitedError, Verdict
 from shared.observability import metrics
-from shared.rules import MatchState, Seat, Status
+from shared.rules import SEATS, MatchState, Seat, Status
+
+from .app.errors import TooManyMatchesError
 
 HOUR_MS = 3_600_000
 MINUTE_MS = 60_000
+PLAYING_LEASE_MS = 30 * 24 * HOUR_MS  # an unfinished match's unit lapses after this, should its give-back be lost
 STREAM_LEASE_MS = 60_000  # an open stream's unit lapses this long after its last renewal ...
 RENEW_EVERY_SECONDS = 20.0  # ... renewed as the stream sends, at most this often (a keep-alive comes every 15 s)
 
 log = logging.getLogger(__name__)
+
+Ended = Callable[[str], bool]  # whether the match of this id is over for the player (a unit to give back)
 
 
 class Limiter:
@@ -44,6 +58,9 @@ class Limiter:
         self.streams = Limit("streams", settings.streams_per_client, STREAM_LEASE_MS)
         self.matches = Limit("matches", settings.matches_per_hour, HOUR_MS)
         self.waiting = Limit("waiting_matches", settings.waiting_matches, lobby_seconds * 1000)
+        self.joins = Limit("joins", settings.joins_per_hour, HOUR_MS)
+        self.client_joins = Limit("client_joins", settings.client_joins_per_hour, HOUR_MS)
+        self.playing = Limit("playing", settings.max_playing, PLAYING_LEASE_MS)
         pace = settings.actions_per_second  # a burst of actions_burst, won back at this many a second
         burst_ms = int(settings.actions_burst / pace * 1000) if pace > 0 else 0
         self.actions = Limit("actions", settings.actions_burst if burst_ms else 0, burst_ms)
@@ -57,12 +74,32 @@ class Limiter:
             yield
 
     @contextmanager
-    def creating(self, player_id: str, match_id: str, waits: bool) -> Iterator[None]:
-        """Around the creation of ``match_id`` (``waits``: for an opponent, so one of the player's waiting)."""
+    def creating(self, player_id: str, match_id: str, waits: bool, ended: Ended) -> Iterator[None]:
+        """Around the creation of ``match_id`` (``waits``: for an opponent, so one of the player's waiting);
+        ``ended`` tells whether a match the player holds a unit of has ended (or never seated them)."""
         exempt = player_id == self._exempt
         matches, waiting = (None, None) if exempt else (self.matches, self.waiting if waits else None)
-        with self._holding(matches, player_id), self._holding(waiting, player_id, match_id):
+        with self._holding(matches, player_id), self._holding(waiting, player_id, match_id), \
+                self._seating(player_id, match_id, ended):
             yield
+
+    @contextmanager
+    def joining(self, player_id: str, address: str, match_id: str, ended: Ended) -> Iterator[None]:
+        """Around a join of ``match_id``: every attempt counts (player and address), and the match
+        counts among the player's unfinished ones unless the join is refused."""
+        if player_id != self._exempt:
+            self._take(self.joins, player_id)
+            self._take(self.client_joins, address)
+        with self._seating(player_id, match_id, ended):
+            yield
+
+    def ended(self, match_id: str, state: MatchState) -> None:
+        """After an action, a timeout or an expiry: a match that is over no longer counts for its players."""
+        if state.status.over:
+            for seat in SEATS:
+                seated = state.players[seat.index]
+                if seated is not None:
+                    _give_back(self._counters, self.playing, seated.id, match_id)
 
     def act(self, player_id: str) -> None:
         """Count one action of the player; LimitedError past their pace."""
@@ -86,6 +123,31 @@ class Limiter:
     def stream(self, address: str) -> _Lease:
         """The unit of a live stream opened from ``address``; LimitedError past the address's share."""
         return _Lease(self._counters, self._take(self.streams, address))
+
+    @contextmanager
+    def _seating(self, player_id: str, match_id: str, ended: Ended) -> Iterator[None]:
+        """Hold one of the player's unfinished matches (``match_id``) around a create or join."""
+        if player_id == self._exempt or self._counters is None:
+            yield
+            return
+        verdict = self._counters.take(self.playing, player_id, match_id)
+        if not verdict.allowed and self._healed(player_id, ended):
+            verdict = self._counters.take(self.playing, player_id, match_id)
+        if not verdict.allowed:
+            metrics.record_limit(self.playing.name)
+            raise TooManyMatchesError(player_id)
+        try:
+            yield
+        except BaseException:
+            _give_back(self._counters, self.playing, player_id, match_id)
+            raise
+
+    def _healed(self, player_id: str, ended: Ended) -> bool:
+        """Give back the player's units of matches that have ended; True if any was."""
+        gone = [unit for unit in self._counters.held(self.playing, player_id) if ended(unit)]
+        for unit in gone:
+            _give_back(self._counters, self.playing, player_id, unit)
+        return bool(gone)
 
     @contextmanager
     def _holding(self, limit: Limit | None, subject: str, unit: str | None = None) -> Iterator[None]:

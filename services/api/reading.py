@@ -5,6 +5,8 @@ import orjson
 from flask import Response
 
 from shared.readmodels.projection import match_view
+from shared.readmodels.projection import summary as lobby_line
+from shared.rules import Seat
 
 from .addresses import client_address
 from .app import latest
@@ -12,6 +14,8 @@ from .auth import optional_player
 from .context import services
 from .errors import not_found
 from .json_responses import json_response, raw_json_response
+from .players import Player
+from .private_matches import check_summary, invite_only, with_invite
 from .schemas import (
     LobbyQuerySchema,
     PlayerMatchesQuerySchema,
@@ -39,6 +43,8 @@ def get_match(query: dict, match_id: str) -> Response:
     projected = summary["version"] if summary else 0
     if projected == 0 and ctx.store.version(match_id) == 0:
         raise not_found()
+    if summary is not None:  # before any wait: a hidden match holds no slot
+        check_summary(ctx.matches, match_id, summary, player)
     min_version = max(query["min_version"], 1)
     wait = query["wait"] if projected else max(query["wait"], _FIRST_PROJECTION_WAIT)
     if projected < min_version and wait and _waited(match_id, min_version, wait):
@@ -46,11 +52,19 @@ def get_match(query: dict, match_id: str) -> Response:
         summary = served.summary(match_id)
     if summary is None:
         return _from_the_stream(match_id, player)
+    check_summary(ctx.matches, match_id, summary, player)
+    return _served_view(served, match_id, summary, player)
+
+
+def _served_view(served, match_id: str, summary: dict, player: Player | None) -> Response:
+    """The stored view of the caller's audience (the creator's with the invite, while it is needed)."""
     audience = "spectator"
     for seat, seated in summary["players"].items():
         if player is not None and seated and seated["id"] == player.id:
             audience = seat
     body = served.view_json(match_id, audience)
+    if audience == "A" and invite_only(summary):
+        body = orjson.dumps(with_invite(services().matches, orjson.loads(body)))
     response = raw_json_response(body)
     # From the body served: a projector write may land between the two reads above.
     response.headers["ETag"] = f'"{orjson.loads(body)["version"]}"'
@@ -78,13 +92,16 @@ def _waited(match_id: str, min_version: int, wait: float) -> bool:
     return True
 
 
-def _from_the_stream(match_id: str, player) -> Response:
+def _from_the_stream(match_id: str, player: Player | None) -> Response:
     """Not projected yet (a worker is behind): fold the stream here rather than fail."""
-    match = latest(services().matches, match_id)
+    matches = services().matches
+    match = latest(matches, match_id)
     if match.version == 0:
         raise not_found()
+    check_summary(matches, match_id, lobby_line(match), player)
     seat = match.state.seat_of(player.id) if player else None
-    response = json_response(match_view(match_id, match.version, match.state, seat))
+    view = match_view(match_id, match.version, match.state, seat)
+    response = json_response(with_invite(matches, view) if seat is Seat.A and match.state.invite_only else view)
     response.headers["ETag"] = f'"{match.version}"'
     return response
 
@@ -93,7 +110,7 @@ def _from_the_stream(match_id: str, player) -> Response:
 @blp.arguments(LobbyQuerySchema, location="query")
 @blp.response(200)
 def lobby(query: dict) -> Response:
-    """Matches by status, newest first: a lobby of waiting matches by default."""
+    """Matches by status, newest first: a lobby of waiting matches by default (private ones are never listed)."""
     return json_response({"matches": services().read_models.lobby(query["status"], query["limit"])})
 
 
@@ -122,8 +139,10 @@ def player_row(player_id: str):
 @blp.arguments(PlayerMatchesQuerySchema, location="query")
 @blp.response(200)
 def player_matches(query: dict, player_id: str) -> Response:
-    """One player's matches of a status (playing by default), newest first."""
-    ctx = services()
+    """One player's matches of a status (playing by default), newest first; private ones only to that player."""
+    ctx, caller = services(), optional_player()
     if ctx.players.by_id(player_id) is None:
         raise not_found("player")
-    return json_response({"matches": ctx.read_models.player_matches(player_id, query["status"], query["limit"])})
+    hide = caller is None or caller.id != player_id  # their private matches are theirs to list
+    return json_response({"matches": ctx.read_models.player_matches(player_id, query["status"], query["limit"],
+                                                                    hide)})

@@ -72,6 +72,13 @@ class MatchCreateSchema(Schema):
     start_scores = fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2))
     decks = DecksField(fields.List(fields.String(validate=validate.Length(max=CARD_CHARS)),
                                    validate=validate.Length(equal=DECK_CARDS)), validate=validate.Length(max=64))
+    private = fields.Boolean(load_default=False, metadata={
+        "description": "Not listed in the lobby, and joined only with the `invite` the creator's view carries."})
+
+    @validates_schema
+    def private_only_for_a_friend(self, data, **kwargs):
+        if data.get("private") and data.get("opponent") == "bot":  # the bot sits at once: nothing waits
+            raise ValidationError("A match against the bot cannot be private.", "private")
 
     @post_load
     def to_options(self, data, **kwargs):
@@ -91,6 +98,8 @@ class JoinSchema(Schema):
         metadata={"description": "Needed to join a custom match: its creator chose the decks or the starting "
                                  "scores (and may know your cards). Without it such a join is 409 CUSTOM_TERMS."},
     )
+    invite = fields.String(validate=validate.Length(max=64), metadata={
+        "description": "A private match's invite, from its creator's view; without it (or with another) 404."})
 
 
 class ActionSchema(Schema):

@@ -31,6 +31,7 @@ from .errors import ApiError, not_found
 from .fanout import Hub
 from .feeds import MatchFeed
 from .players import Player
+from .private_matches import check_state
 from .schemas import ErrorSchema, position
 from .smorest import ApiBlueprint
 
@@ -85,6 +86,7 @@ def stream(query: dict, headers: dict, match_id: str) -> Response:
     match = (watched and watched.known()) or latest(ctx.matches, match_id)
     if match.version == 0:
         raise not_found()
+    check_state(match.state, player)  # a private match that waits: 404 to all but its creator
     if match.state.status.over and headers.get("last_event_id", -1) >= match.version:
         return Response(status=204)
     keep_alive, logger = ctx.keep_alive_seconds, current_app.logger

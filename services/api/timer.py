@@ -24,7 +24,7 @@ from shared.observability import metrics
 from shared.observability.context import bound
 from shared.readmodels import ReadModels
 from shared.readmodels.clocks import Clocks
-from shared.rules import RuleError, deadline
+from shared.rules import MatchState, RuleError, deadline
 
 from .app import Matches, expire, latest, time_out
 from .app.errors import ApplicationError
@@ -38,9 +38,11 @@ log = logging.getLogger(__name__)
 class Timer:
     def __init__(
         self, matches: Matches, read_models: ReadModels, lobby_seconds: int,
-        clock: Callable[[], int] = system_clock,
+        clock: Callable[[], int] = system_clock, ended: Callable[[str, MatchState], None] = lambda *_: None,
     ) -> None:
+        """``ended``: told of each match a timeout or an expiry ended (its players' slots are given back)."""
         self._matches, self._read_models, self._lobby_ms = matches, read_models, lobby_seconds * 1000
+        self._ended = ended
         self._clocks = Clocks(read_models.client)
         self._clock = clock
 
@@ -62,6 +64,7 @@ class Timer:
                 self._clocks.set(match_id, deadline(latest(self._matches, match_id).state))
                 return 0
             self._clocks.set(match_id, deadline(recorded.state))  # before the projector: no second look
+            self._ended(match_id, recorded.state)
             _fired("timeout", "turn", started)
         return 1
 
@@ -69,10 +72,11 @@ class Timer:
         started = time.perf_counter()
         with bound(match_id=match_id):
             try:
-                expire(self._matches, match_id, now, self._lobby_ms // 1000)
+                recorded = expire(self._matches, match_id, now, self._lobby_ms // 1000)
             except (RuleError, ApplicationError) as refusal:
                 metrics.record_command("expire", _outcome(refusal), time.perf_counter() - started)
                 return 0  # joined, cancelled or not due: the lobby follows once projected
+            self._ended(match_id, recorded.state)
             _fired("expire", "lobby", started)
         return 1
 

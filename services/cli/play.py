@@ -102,10 +102,12 @@ def _keys(inbox: queue.Queue, fd: int) -> None:
     inbox.put(("key", "\x04"))  # end of input: as if the player quit
 
 
-def _join(client: TrucClient, console: Console, match_id: str, tr: Translator = ENGLISH) -> dict[str, Any]:
+def _join(
+    client: TrucClient, console: Console, match_id: str, tr: Translator = ENGLISH, invite: str | None = None,
+) -> dict[str, Any]:
     """Take seat B once the player said yes (and yes to a custom match's terms), or come back
-    to a match one already sits in. A link never seats anyone by itself."""
-    seen = client.view(match_id)
+    to a match one already sits in. A link never seats anyone by itself. ``invite``: a private match's."""
+    seen = client.view(match_id, invite=invite)
     if seen.get("you"):
         return seen
     creator = (seen.get("players") or {}).get("A") or {}
@@ -115,7 +117,7 @@ def _join(client: TrucClient, console: Console, match_id: str, tr: Translator = 
     if not click.confirm(tr.gettext("Join it?"), default=True):
         raise click.Abort()
     try:
-        return client.join(match_id)
+        return client.join(match_id, invite=invite)
     except ApiError as error:
         if error.code == "ALREADY_SEATED":
             return client.view(match_id)
@@ -124,7 +126,7 @@ def _join(client: TrucClient, console: Console, match_id: str, tr: Translator = 
         console.print(markup_text(error.message))  # the server's sentence: what the creator chose
         if not click.confirm(tr.gettext("Accept these terms and join?"), default=False):
             raise click.Abort() from None
-    return client.join(match_id, accept_custom=True)
+    return client.join(match_id, accept_custom=True, invite=invite)
 
 
 @click.command()
@@ -132,9 +134,10 @@ def _join(client: TrucClient, console: Console, match_id: str, tr: Translator = 
                                             "under DATA_DIR/players).")
 @click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
 @click.option("--join", "join_id", help="Join a match a friend created (asks first; or come back to one of yours).")
+@click.option("--invite", help="The invite of a private match, to join it with --join.")
 @click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
 @lang_option
-def play(name: str, against_bot: bool, join_id: str | None, url: str | None, lang: str) -> None:
+def play(name: str, against_bot: bool, join_id: str | None, invite: str | None, url: str | None, lang: str) -> None:
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
     config = Config.from_env()
     client = TrucClient(url or f"http://{config.host}:{config.port}", accept_language=lang)
@@ -142,7 +145,7 @@ def play(name: str, against_bot: bool, join_id: str | None, url: str | None, lan
     try:
         _player(client, config, name)
         options = {"opponent": "bot"} if against_bot else {}
-        view = _join(client, console, join_id, tr) if join_id else client.create_match(**options)
+        view = _join(client, console, join_id, tr, invite) if join_id else client.create_match(**options)
     except ApiError as error:
         raise click.ClickException(printable(error.message)) from None
     with _keyboard() as keyboard, contextlib.suppress(KeyboardInterrupt):

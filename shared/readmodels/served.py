@@ -92,12 +92,12 @@ class ReadModels:
         return self._changes.wait_until(match_id, lambda: self.projected_version(match_id), min_version, timeout_s)
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the matches of ``status``, newest first, at most ``limit``."""
+        """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
         return self._served().lobby(status, limit)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of one player's matches of ``status``, newest first, at most ``limit``."""
-        return self._served().player_matches(player_id, status, limit)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
+        return self._served().player_matches(player_id, status, limit, hide)
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         """``{"players": [row, ...], "version": <finished matches counted>}``, best first."""

@@ -194,15 +194,16 @@ class GenerationModels:
                 return
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the matches of ``status``, newest first, at most ``limit``."""
-        return self._listed(keys.lobby(status, self.generation), status, limit)
+        """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
+        return self._listed(keys.lobby(status, self.generation), status, limit, hide=True)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of one player's matches of ``status``, newest first, at most ``limit``."""
-        return self._listed(keys.player_matches(player_id, status, self.generation), status, limit)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
+        return self._listed(keys.player_matches(player_id, status, self.generation), status, limit, hide)
 
-    def _listed(self, key: str, status: str, limit: int) -> list[dict[str, Any]]:
-        """The summaries an index lists under ``status``; a stale listing is moved as it is met."""
+    def _listed(self, key: str, status: str, limit: int, hide: bool = False) -> list[dict[str, Any]]:
+        """The summaries an index lists under ``status`` (private ones too unless ``hide``: they stay
+        indexed, for the timer's lobby expiry); a stale listing is moved as it is met."""
         found: list[dict[str, Any]] = []
         start = 0
         while len(found) < limit:
@@ -211,11 +212,11 @@ class GenerationModels:
             for (member, created_at), summary in zip(entries, self._summaries(entries)):
                 if summary is None:
                     continue  # listed before its views were written: shown once written
-                if summary["status"] == status:
-                    found.append(summary)
-                else:
+                if summary["status"] != status:
                     self.place_in_lobby(_text(member), summary["status"], int(created_at), _player_ids(summary))
                     moved += 1
+                elif not (hide and summary.get("private")):
+                    found.append(summary)
             if len(entries) < limit:
                 break
             start += len(entries) - moved

@@ -18,6 +18,7 @@ class CreateMatch:
     first_dealer: Seat | None = None  # None: drawn from the randomness passed to decide
     start_scores: tuple[int, int] | None = None  # given at all: the match is custom
     decks: tuple[tuple[str, ...], ...] = ()
+    private: bool = False  # unlisted: joined only with the invite its creator was given
 
 
 @dataclass(frozen=True)

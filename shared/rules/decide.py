@@ -73,6 +73,7 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
         rules=command.rules, first_dealer=first_dealer, start_scores=start_scores,
         decks=decks, custom=bool(decks) or command.start_scores is not None,
         seed_commitment=chance.commitment if chance else None,
+        private=command.private,
     )
 
 

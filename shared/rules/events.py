@@ -26,6 +26,7 @@ class MatchCreated(Event):
     decks: tuple[tuple[str, ...], ...]
     custom: bool
     seed_commitment: str | None = None  # SHA-256 of the secret seed the deals derive from
+    private: bool = False  # unlisted (added later: older events read as public); the invite is never recorded
     type: ClassVar[str] = "match_created"
 
 

@@ -191,6 +191,7 @@ class MatchState:
     first_dealer: Seat = Seat.B
     decks: tuple[tuple[str, ...], ...] = ()  # fixture deck orders for rounds 1, 2, ...
     custom: bool = False
+    private: bool = False  # unlisted, and hidden from all but its creator until someone joins
     round: RoundState | None = None
     rounds_dealt: int = 0
     last_round: RoundSummary | None = None
@@ -213,6 +214,11 @@ class MatchState:
         """Whether the match ended in a result a player may be ranked (or rated) by: finished,
         on terms nobody chose for the other (not custom), and played past round 1 (not aborted)."""
         return self.status is Status.FINISHED and not self.custom and self.ended_by is not Ending.ABORTED
+
+    @property
+    def invite_only(self) -> bool:
+        """A private match nobody has joined yet: only its creator (and the invite) may reach it."""
+        return self.private and self.players[1] is None
 
     def seat_of(self, player_id: str) -> Seat | None:
         for seat in SEATS:

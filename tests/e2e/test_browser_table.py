@@ -159,7 +159,8 @@ def waiting_match(open_page):
     alice = open_page()
     register_in(alice, "alice")
     alice.get_by_role("button", name="Create a match for a friend").click()
-    sync_api.expect(alice.locator("#share-link")).to_have_value(re.compile(r"/\?join=[A-Za-z0-9_-]+$"))
+    # A private match: the invite rides in the fragment, which no request sends
+    sync_api.expect(alice.locator("#share-link")).to_have_value(re.compile(r"/\?join=[A-Za-z0-9_-]+#invite=[\w-]{22}$"))
     sync_api.expect(alice.locator("#status")).to_contain_text("Waiting for an opponent")
     return alice
 
@@ -168,11 +169,12 @@ def seated_pair(open_page):
     """Alice's waiting match, joined by Bob from her link on a phone-sized screen: both pages, playing."""
     alice = waiting_match(open_page)
     shared = urlsplit(alice.locator("#share-link").input_value())
-    bob = open_page(f"{shared.path}?{shared.query}", width=390, height=844)
+    bob = open_page(f"{shared.path}?{shared.query}#{shared.fragment}", width=390, height=844)
     sync_api.expect(bob.locator(".message")).to_contain_text("Choose a name")
     register_in(bob, "bob")
     invited = re.compile(r"\u2068alice-\w+\u2069 invites you")  # names are isolated (FSI … PDI) in sentences
     sync_api.expect(bob.locator("#invite-text")).to_contain_text(invited)  # asks first
+    sync_api.expect(bob.locator("#invite-clock")).to_have_text("Each turn has 60 s.")  # on what clock
     bob.get_by_role("button", name="Join the match").click()
     sync_api.expect(bob.locator("#match")).to_have_attribute("data-status", "playing")
     sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "playing")

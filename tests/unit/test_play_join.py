@@ -15,11 +15,11 @@ class FakeClient:
     def __init__(self, custom: bool, you: str | None = None) -> None:
         self.custom, self.you, self.joins = custom, you, []
 
-    def view(self, match_id):
+    def view(self, match_id, invite=None):
         return {"id": match_id, "you": self.you, "players": {"A": {"name": "[bold]mallory[/bold]"}},
                 "rules": {"target": 12}}
 
-    def join(self, match_id, accept_custom=False):
+    def join(self, match_id, accept_custom=False, invite=None):
         self.joins.append(accept_custom)
         if self.custom and not accept_custom:
             raise ApiError(409, "CUSTOM_TERMS", TERMS)

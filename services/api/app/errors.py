@@ -51,6 +51,10 @@ class SeedUnavailableError(ApplicationError):
     """This server does not hold the seed the match deals from (e.g. it was imported without it)."""
 
 
+class TooManyMatchesError(ApplicationError):
+    """The player already sits in as many unfinished matches as one may (MAX_PLAYING)."""
+
+
 class CustomTermsError(ApplicationError):
     """The match's creator chose its decks, its starting scores, a short clock or a small target,
     and the joiner has not accepted that. Each is None (or 0 decks) when not chosen."""

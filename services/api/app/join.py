@@ -7,20 +7,26 @@ from shared.rules import JoinMatch, MatchState, Rules, Seat, decide
 from shared.rules.variants import RANKED_TARGET, RANKED_TURN_SECONDS
 
 from ..players import Player
-from .errors import CustomTermsError
+from .errors import CustomTermsError, MatchNotFoundError
+from .invites import admits, shown_to
 from .matches import Matches
 from .recording import Recorded, record, retrying
 
 
-def join(matches: Matches, match_id: str, player: Player, accept_custom: bool = False) -> Recorded:
+def join(
+    matches: Matches, match_id: str, player: Player, accept_custom: bool = False, invite: str | None = None,
+) -> Recorded:
     """Seat ``player`` in B, decided on the stream as it is; the rules refuse a full match.
 
     A custom match (its creator chose the decks or the starting scores, and so may know
     the joiner's cards, or a short clock or a small target) is joined only by a player who
-    accepted those terms.
+    accepted those terms. A private match nobody has joined yet is, to anyone without its
+    ``invite``, no match at all.
     """
 
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
+        if not shown_to(match.state, player) and not admits(matches, match_id, invite):
+            raise MatchNotFoundError(match_id)
         events = decide(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
         if match.state.custom and not accept_custom:
             raise CustomTermsError(len(match.state.decks), _start_scores(match.state), *_short_terms(match.state.rules))

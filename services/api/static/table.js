@@ -16,6 +16,7 @@ const LOG_PAGE = 1000; // events per fetch of the log
 
 const app = {
   player: loadPlayer(), // {id, name, token} or null
+  invites: new Map(), // match id -> the invite of a private match of ours ("" while it is asked for)
   matchId: null,
   view: null,
   source: null, // the EventSource of the open match
@@ -105,7 +106,7 @@ async function register(event) {
   await attempt(async () => {
     setPlayer(await api("POST", "/players", { name: $("name").value.trim() }));
     const join = new URLSearchParams(location.search).get("join");
-    if (join) await showInvite(join);
+    if (join) await showInvite(join, invitation());
     else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
     else $("play-bot").focus();
   });
@@ -114,18 +115,41 @@ async function register(event) {
 // ---- matches -------------------------------------------------------------------------
 
 async function createMatch(options) {
-  await attempt(async () => openMatch((await api("POST", "/matches", options)).id));
+  await attempt(async () => {
+    const view = await api("POST", "/matches", options);
+    if (view.invite) app.invites.set(view.id, view.invite);
+    openMatch(view.id);
+  });
 }
 
-// A link never joins by itself: the invitation says who waits and asks first. A match whose
-// creator chose the decks or the starting scores is joined only once its terms, in the
-// server's own words, are accepted.
-async function showInvite(id) {
-  const view = await api("GET", `/matches/${encodeURIComponent(id)}`);
+// A friend's match is private: its link carries the invite in the fragment (#invite=…), which
+// no request sends, so it reaches no server log; the page passes it on itself.
+const invitation = () => new URLSearchParams(location.hash.slice(1)).get("invite") || "";
+
+// The creator's link: the invite comes with the creator's view (asked again after a reload).
+function shareLink(view) {
+  const code = app.invites.get(view.id);
+  if (code === undefined && view.you === "A") {
+    app.invites.set(view.id, "");
+    api("GET", `/matches/${encodeURIComponent(view.id)}`).then((own) => {
+      app.invites.set(view.id, own.invite || "");
+      if (app.view && app.view.id === view.id) render(app.view);
+    }, () => app.invites.delete(view.id));
+  }
+  return `${location.origin}/?join=${encodeURIComponent(view.id)}${code ? `#invite=${encodeURIComponent(code)}` : ""}`;
+}
+
+// A link never joins by itself: the invitation says who waits, to what target and on what
+// clock, and asks first. A match whose creator chose the decks or the starting scores is
+// joined only once its terms, in the server's own words, are accepted.
+async function showInvite(id, code = "") {
+  const view = await api("GET", `/matches/${encodeURIComponent(id)}`, undefined, code ? { Invite: code } : {});
   const creator = view.players && view.players.A ? view.players.A.name : null;
   $("invite-text").textContent = creator
     ? _("{name} invites you to a match to {target}.", { name: isolate(creator), target: view.rules.target })
     : _("Someone invites you to a match to {target}.", { target: view.rules.target });
+  $("invite-clock").textContent = _("Each turn has {seconds} s.", { seconds: view.rules.turn_seconds });
+  $("invite").dataset.code = code;
   $("invite-terms").textContent = "";
   $("invite-terms").hidden = true;
   $("invite").dataset.match = id;
@@ -139,7 +163,8 @@ async function showInvite(id) {
 async function acceptInvite() {
   const invite = $("invite");
   const id = invite.dataset.match;
-  const body = invite.dataset.accept ? { accept_custom: true } : undefined;
+  const body = { ...(invite.dataset.accept ? { accept_custom: true } : {}),
+    ...(invite.dataset.code ? { invite: invite.dataset.code } : {}) };
   try {
     await api("POST", `/matches/${encodeURIComponent(id)}/join`, body);
   } catch (error) {
@@ -410,7 +435,7 @@ function render(view) {
   $("match").dataset.status = view.status;
   $("lobby").hidden = !app.player || !isOver(view);
   $("share").hidden = !(view.status === "waiting" && view.you === "A");
-  $("share-link").value = `${location.origin}/?join=${encodeURIComponent(view.id)}`;
+  $("share-link").value = $("share").hidden ? "" : shareLink(view);
   $("scores").textContent = _("{me} {mine} – {theirs} {them} · first to {target}", {
     me: label(me), mine: view.scores[me], theirs: view.scores[other(me)], them: label(other(me)), target: view.rules.target,
   });
@@ -662,7 +687,7 @@ function start() {
     $("name").focus();
   });
   $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
-  $("play-friend").addEventListener("click", () => createMatch({}));
+  $("play-friend").addEventListener("click", () => createMatch({ private: true }));
   $("copy-link").addEventListener("click", async () => {
     await navigator.clipboard.writeText($("share-link").value).then(() => say(_("Link copied.")), () => $("share-link").select());
   });
@@ -673,7 +698,7 @@ function start() {
   const params = new URLSearchParams(location.search);
   $("invite-join").addEventListener("click", () => attempt(acceptInvite));
   $("invite-watch").addEventListener("click", declineInvite);
-  if (params.get("join") && app.player) attempt(() => showInvite(params.get("join")));
+  if (params.get("join") && app.player) attempt(() => showInvite(params.get("join"), invitation()));
   else if (params.get("join")) say(_("Choose a name to join your friend's match."));
   else if (params.get("match")) openMatch(params.get("match"));
 }
