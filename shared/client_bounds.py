@@ -10,10 +10,12 @@ ever, and a few dozen such sockets held every connection of a process. So every 
 request, from its first byte until the app has its body, shares one deadline
 (``REQUEST_DEADLINE_SECONDS``). Only reads count: a response is written, never read, so a
 live stream lasting hours or a phone downloading slowly is never cut off by it (their sends
-keep the stall bound alone). Past the deadline a read inside the app raises the error it
-is given (werkzeug's ``RequestTimeout``: the app answers 408 ``REQUEST_TIMEOUT``); a read outside
-it (the head, or the rest of a body the app left unread) reads as the end of the connection,
-which gunicorn closes quietly. Either way the connection is closed after the answer.
+keep the stall bound alone). A read past the deadline, or one that stalled, is *late*:
+inside the app it raises the error it is given (werkzeug's ``RequestTimeout``: the app answers
+408 ``REQUEST_TIMEOUT``, where a stalled body was answered 400 as if malformed); outside it
+(the head, or the rest of a body the app left unread) it reads as the end of the connection,
+which gunicorn closes quietly (a timeout there was logged as an error with its traceback, a
+line per abusive connection). Either way the connection is closed after the answer.
 
 **The cap.** :class:`ConnectionsPerAddress` counts the open connections of each client address
 (:mod:`shared.addresses`: IPv6 by its /64) in one process; past the cap, a new connection is
@@ -55,22 +57,26 @@ class DeadlineSocket:
 
     def recv(self, size: int, *flags: int) -> bytes:
         if self._ends is None:  # waiting for a request: the stall bound and gunicorn's keep-alive apply
-            data = self._sock.recv(size, *flags)
+            data = self._read(size, flags, None)
             if data and self._seconds > 0:
                 self._ends = self._clock() + self._seconds
             return data
         left = self._ends - self._clock()
         if left <= 0:
             return self._late()
-        if left >= self._stall:
-            return self._sock.recv(size, *flags)
-        self._sock.settimeout(left)
+        return self._read(size, flags, left if left < self._stall else None)
+
+    def _read(self, size: int, flags: tuple[int, ...], shorter: float | None) -> bytes:
+        """One read, waiting the stall bound or ``shorter``; a read that waited that long in vain is late."""
+        if shorter is not None:
+            self._sock.settimeout(shorter)
         try:
             return self._sock.recv(size, *flags)
         except TimeoutError:
             return self._late()
         finally:
-            self._sock.settimeout(self._stall)  # the answer's writes keep the stall bound alone
+            if shorter is not None:
+                self._sock.settimeout(self._stall)  # the answer's writes keep the stall bound alone
 
     def next_request(self) -> None:
         """The answer is written: the next request's first byte arms a deadline of its own."""

@@ -78,7 +78,10 @@ class BoundedGeventWorker(GeventWorker):
             closed()
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> None:
-        super().handle_request(listener_name, req, sock, addr)
+        try:
+            super().handle_request(listener_name, req, sock, addr)
+        except TimeoutError:  # an answer its client stopped reading: closed like a gone client, not logged as an error
+            raise StopIteration from None
         if sock.expired:
             raise StopIteration  # the rest of its body never came in time: closed, never drained
         sock.next_request()

@@ -156,3 +156,13 @@ def test_one_client_address_never_gets_every_wait() -> None:
     assert Config.from_env({**env, "MAX_WAITS": "8", "WAITS_PER_CLIENT": "4"}).waits_per_client == 4
     with pytest.raises(ValueError, match="WAITS_PER_CLIENT"):
         Config.from_env({**env, "MAX_WAITS": "4", "WAITS_PER_CLIENT": "4"})  # the default of before
+
+
+def test_a_read_that_stalls_is_late_too_quietly_outside_the_app(pair) -> None:
+    server, _ = pair
+    server.settimeout(0.1)  # the stall bound, short
+    sock = DeadlineSocket(server, 30.0, 0.1, TooLateError, Clock())
+    assert sock.recv(100) == b"" and sock.expired  # a connection that sends nothing: its end, not an error
+    sock.in_app = True
+    with pytest.raises(TooLateError):
+        sock.recv(100)  # a body that stopped coming: the app answers it

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from gunicorn.config import Config as GunicornConfig
 from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 from services.api import gunicorn_config
 from shared.client_bounds import ConnectionsPerAddress
@@ -72,3 +73,13 @@ def test_gunicorn_opens_no_control_socket() -> None:
         if name in settings.settings:
             settings.set(name, value)
     assert settings.control_socket_disable is True  # none at $HOME/.gunicorn/gunicorn.ctl, shared by every API
+
+
+def test_an_answer_whose_client_stopped_reading_closes_the_connection_quietly(monkeypatch) -> None:
+    def stalled(self, listener_name, req, sock, addr):
+        raise TimeoutError("timed out")  # the stall bound, on a write
+
+    monkeypatch.setattr(GeventWorker, "handle_request", stalled)
+    worker = object.__new__(gunicorn_config.BoundedGeventWorker)
+    with pytest.raises(StopIteration):  # gunicorn closes it at debug level, where an OSError logs a traceback
+        worker.handle_request(None, None, None, None)
