@@ -25,11 +25,11 @@ class LimitSettings:
     enabled: bool = True
     registrations_per_hour: int = 10  # players registered, per client address
     streams_per_client: int = 20  # live streams open at once (match and player streams), per client address
-    connections_per_client: int = 64  # connections open at once per client address, in each API process
     matches_per_hour: int = 30  # matches created, per player
     waiting_matches: int = 5  # matches created and not yet joined, per player
     actions_per_second: float = 10.0  # actions per player, on average ...
     actions_burst: int = 20  # ... and this many at once
+    connections_per_client: int = 64  # connections open at once per client address, in each API process
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -37,11 +37,11 @@ class LimitSettings:
             enabled=env.get("RATE_LIMITS", "on").strip().lower() not in ("off", "0", "false", "no"),
             registrations_per_hour=int(env.get("REGISTRATIONS_PER_HOUR", "10")),
             streams_per_client=int(env.get("STREAMS_PER_CLIENT", "20")),
-            connections_per_client=int(env.get("CONNECTIONS_PER_CLIENT", "64")),
             matches_per_hour=int(env.get("MATCHES_PER_HOUR", "30")),
             waiting_matches=int(env.get("WAITING_MATCHES", "5")),
             actions_per_second=float(env.get("ACTIONS_PER_SECOND", "10")),
             actions_burst=int(env.get("ACTIONS_BURST", "20")),
+            connections_per_client=int(env.get("CONNECTIONS_PER_CLIENT", "64")),
         )
 
 

@@ -7,10 +7,11 @@ The worker is gevent's, with bounds added on what one client holds:
   closed. gunicorn bounds waiting for a request's head (the keep-alive period, 5 s), but
   not what comes after it: a body announced and never sent, or a response (a live
   stream's views) the client never reads, would hold the connection, its greenlet and its
-  stream slot for as long as the client keeps the socket open. With the bound, a read or
-  a write that waits that long fails, and the request ends like one whose client left; a
-  stream's viewer that stopped reading reconnects with ``Last-Event-ID``. A slow client
-  that still makes progress (a phone on a bad network) is not cut off;
+  stream slot for as long as the client keeps the socket open. With the bound, a read
+  that waits that long ends the request (408 if the app was reading its body), a write
+  ends it like one whose client left (a stream's viewer that stopped reading reconnects
+  with ``Last-Event-ID``), quietly. A slow client that still makes progress (a phone on a
+  bad network) is not cut off;
 - a request's head and body must arrive within ``REQUEST_DEADLINE_SECONDS`` of its first
   byte (default 30; 408 ``REQUEST_TIMEOUT`` past it, then closed): a trickled body makes
   progress for ever. Responses are not bounded by it (:mod:`shared.client_bounds`);
