@@ -34,6 +34,7 @@ class LimitSettings:
     joins_per_hour: int = 60  # join attempts, per player
     client_joins_per_hour: int = 120  # join attempts, per client address
     max_playing: int = 10  # unfinished matches (waiting or playing) a player sits in at once
+    connections_per_client: int = 64  # connections open at once per client address, in each API process
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -50,6 +51,7 @@ class LimitSettings:
             joins_per_hour=int(env.get("JOINS_PER_HOUR", "60")),
             client_joins_per_hour=int(env.get("CLIENT_JOINS_PER_HOUR", "120")),
             max_playing=int(env.get("MAX_PLAYING", "10")),
+            connections_per_client=int(env.get("CONNECTIONS_PER_CLIENT", "64")),
         )
 
 
@@ -82,16 +84,17 @@ class Config:
     catch_up_busy_linger_ms: float = 50.0  # ... and this long between batches of matches that each moved twice or more
     sweep_seconds: int = 30  # how often a worker looks for matches whose job was lost
     api_workers: int = 2  # gunicorn processes of the API
-    api_threads: int = 8  # sizes the waiting reads' cap (the API's gevent worker has no thread pool)
+    api_threads: int = 8  # sizes nothing now: the API's gevent worker has no thread pool
     access_log: bool = False  # gunicorn's access log on stdout (off: formatting it costs ~4 % of a request)
     max_streams: int = 10_000  # live streams one API process holds open at once (past it: 503 STREAMS_BUSY)
     worker_connections: int = 12_000  # client connections one API process serves at once (gevent)
     stalled_client_seconds: float = 30.0  # a client socket making no progress this long is closed
+    request_deadline_seconds: float = 30.0  # a request's head and body arrive within this, or 408 and closed
     send_buffer_bytes: int = 0  # a fixed send buffer per client connection; 0: the kernel's autotuning
     redis_connections: int = 32  # the shared Redis pool's bound per API process: requests wait for one
     keep_alive_seconds: float = 15.0  # a stream's keep-alive comment this often (a gone client is noticed)
-    max_waits: int = 4  # reads one API process lets wait for a version at once (`wait=`); others answer at once
-    waits_per_client: int = 4  # ... of which one client address may hold this many
+    max_waits: int = 256  # reads one API process lets wait for a version at once (`wait=`); others answer at once
+    waits_per_client: int = 4  # ... of which one client address may hold this many (at most half)
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
     limits: LimitSettings = field(default_factory=LimitSettings)
@@ -137,8 +140,7 @@ class Config:
             worker_connections=int(env.get("WORKER_CONNECTIONS") or max_streams + 2000),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "32")),
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
-            max_waits=int(env.get("MAX_WAITS") or max(1, api_threads // 2)),
-            waits_per_client=int(env.get("WAITS_PER_CLIENT", "4")),
+            **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
             limits=LimitSettings.from_env(env),
@@ -148,9 +150,19 @@ class Config:
 
 
 def _client_sockets(env: dict[str, str]) -> dict:
-    """STALLED_CLIENT_SECONDS and SEND_BUFFER_BYTES: the bounds on what one API client's socket holds."""
+    """STALLED_CLIENT_SECONDS, REQUEST_DEADLINE_SECONDS and SEND_BUFFER_BYTES: what one API client's socket holds."""
     return {"stalled_client_seconds": float(env.get("STALLED_CLIENT_SECONDS") or 30),
+            "request_deadline_seconds": float(env.get("REQUEST_DEADLINE_SECONDS") or "30"),  # "0": none
             "send_buffer_bytes": int(env.get("SEND_BUFFER_BYTES") or 0)}
+
+
+def _waits(env: dict[str, str]) -> dict:
+    """MAX_WAITS and WAITS_PER_CLIENT: one client address never holds every wait (a bad pair stops the start)."""
+    max_waits, per_client = int(env.get("MAX_WAITS") or 256), int(env.get("WAITS_PER_CLIENT") or 4)
+    if max_waits > 1 and per_client > max_waits // 2:
+        raise ValueError(f"WAITS_PER_CLIENT ({per_client}) must be at most half of MAX_WAITS ({max_waits}): "
+                         "one client address would hold every wait")
+    return {"max_waits": max_waits, "waits_per_client": per_client}
 
 
 def _observability(env: dict[str, str], data_dir: Path) -> dict:

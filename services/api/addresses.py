@@ -1,61 +1,19 @@
-"""Who is calling, by address: what the per-address limits and the per-client waits count.
+"""Who is calling, by address: the current request's client, as the per-address limits and waits count it.
 
-The client address is the socket's peer, unless that peer is a proxy named in
-``TRUSTED_PROXIES``: then it is the ``X-Forwarded-For`` entry that proxy added (its last),
-and so on leftwards while the entry is itself a trusted proxy. Entries further left were
-written by whoever sent the request, so they are never believed, and neither is the header
-from any other peer. An IPv6 client counts by its /64, the block one subscriber gets: one
-address of each would otherwise be a fresh client.
+How an address counts (trusted proxies, ``X-Forwarded-For``, IPv6 by its /64) is
+:mod:`shared.addresses`, which the gunicorn worker's connection cap follows too.
 """
 from __future__ import annotations
 
-import ipaddress
-from collections.abc import Iterable, Sequence
-
 from flask import request
 
-from shared.config import Network
+from shared.addresses import UNKNOWN, address_of
 
 from .context import services
 
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-UNKNOWN = "unknown"  # no peer address at all (a unix socket): such clients share one count
+__all__ = ["UNKNOWN", "address_of", "client_address"]
 
 
 def client_address() -> str:
     """The current request's client address, as the limits count it."""
     return address_of(request.remote_addr, request.headers.getlist("X-Forwarded-For"), services().trusted_proxies)
-
-
-def address_of(peer: str | None, forwarded_for: Iterable[str], trusted: Sequence[Network]) -> str:
-    """The client behind ``peer``, believing ``forwarded_for`` only as far as ``trusted`` proxies wrote it."""
-    address = _parsed(peer or "")
-    if address is None:
-        return UNKNOWN
-    hops = [hop for header in forwarded_for for hop in header.split(",")]
-    while hops and any(address in network for network in trusted):
-        forwarded = _parsed(hops.pop())
-        if forwarded is None:
-            break  # a proxy we trust wrote nonsense: count the proxy itself
-        address = forwarded
-    return _counted(address)
-
-
-def _parsed(text: str) -> Address | None:
-    text = text.strip()
-    if text.startswith("[") and "]" in text:  # [v6]:port
-        text = text[1:text.index("]")]
-    elif text.count(":") == 1:  # v4:port
-        text = text.partition(":")[0]
-    try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    mapped = getattr(address, "ipv4_mapped", None)
-    return mapped or address
-
-
-def _counted(address: Address) -> str:
-    if address.version == 6:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)

@@ -17,13 +17,14 @@ from .errors import ApiError, invalid
 
 _HTTP_CODES = {
     400: "INVALID_REQUEST", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
-    413: "BODY_TOO_LARGE", 415: "INVALID_REQUEST", 422: "INVALID_REQUEST",
+    408: "REQUEST_TIMEOUT", 413: "BODY_TOO_LARGE", 415: "INVALID_REQUEST", 422: "INVALID_REQUEST",
 }
 _HTTP_MESSAGES = {
     400: N_("The request is not valid."),
     401: N_("This call needs 'Authorization: Bearer <token>'."),
     404: N_("There is nothing at this address."),
     405: N_("This address does not accept this method."),
+    408: N_("The request took too long to arrive."),
     413: N_("The request body is too large."),
     415: N_("The request body must be JSON."),
     422: N_("The request is not valid."),

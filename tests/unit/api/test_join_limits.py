@@ -17,7 +17,8 @@ def _waiting(api: Api, count: int) -> list[str]:
 
 def _join(api: Api, headers: dict, match_id: str, address: str = "10.0.0.1"):
     """Join ``match_id``, accepting its terms (the timer tests use a 5 s clock: custom terms)."""
-    return api.http.post(f"/matches/{match_id}/join", json={"accept_custom": True}, headers=headers, environ_base={"REMOTE_ADDR": address})
+    return api.http.post(f"/matches/{match_id}/join", json={"accept_custom": True}, headers=headers,
+                         environ_base={"REMOTE_ADDR": address})
 
 
 def _events(api: Api, match_id: str) -> int:
