@@ -128,8 +128,9 @@ def play(pages: list, rng: random.Random, until_moves: int | None = None, max_mo
 
 
 def assert_finished_table(page) -> None:
-    sync_api.expect(page.locator("#status")).to_contain_text("the match")
-    sync_api.expect(page.locator("#log")).to_contain_text("the match")
+    said = re.compile("the match", re.IGNORECASE)  # "... wins the match", "The match was aborted ..."
+    sync_api.expect(page.locator("#status")).to_contain_text(said)
+    sync_api.expect(page.locator("#log")).to_contain_text(said)
     assert page.locator("#actions button, #hand button").count() == 0
     sync_api.expect(page.get_by_role("button", name="Play against the bot")).to_be_visible()
 
