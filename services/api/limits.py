@@ -127,8 +127,8 @@ class Limiter:
     @contextmanager
     def _seating(self, player_id: str, match_id: str, ended: Ended) -> Iterator[None]:
         """Hold one of the player's unfinished matches (``match_id``) around a create or join."""
-        if player_id == self._exempt or self._counters is None:
-            yield
+        if player_id == self._exempt or self._counters is None or self._seated(player_id, match_id):
+            yield  # a unit already held is not this attempt's to give back (a seated player joining again)
             return
         verdict = self._counters.take(self.playing, player_id, match_id)
         if not verdict.allowed and self._healed(player_id, ended):
@@ -141,6 +141,10 @@ class Limiter:
         except BaseException:
             _give_back(self._counters, self.playing, player_id, match_id)
             raise
+
+    def _seated(self, player_id: str, match_id: str) -> bool:
+        """Whether the player holds ``match_id``'s unit already (created or joined it before)."""
+        return match_id in self._counters.held(self.playing, player_id)
 
     def _healed(self, player_id: str, ended: Ended) -> bool:
         """Give back the player's units of matches that have ended; True if any was."""

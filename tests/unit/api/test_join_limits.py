@@ -67,6 +67,17 @@ def test_a_player_sits_in_at_most_max_playing_unfinished_matches(fake_redis) -> 
     assert api.create(dave, opponent="bot").status_code == 201  # ... and so did the resigned one
 
 
+def test_joining_ones_own_match_again_does_not_free_its_slot(fake_redis) -> None:
+    api = Api(fake_redis, MAX_PLAYING="2", REGISTRATIONS_PER_HOUR="100")
+    dave, hosted = api.player("dave"), _waiting(api, 2)
+    own = api.create(dave).get_json()["id"]
+    assert _join(api, dave, own).get_json()["error"] == "ALREADY_SEATED"  # refused: its slot stays held
+    assert _join(api, dave, hosted[0]).status_code == 200
+    assert _join(api, dave, hosted[0]).get_json()["error"] == "ALREADY_SEATED"
+    _too_many(_join(api, dave, hosted[1]))
+    _too_many(api.create(dave))
+
+
 def test_the_cap_is_lifted_with_the_limits_and_the_bot_is_exempt(fake_redis) -> None:
     off = Api(fake_redis, MAX_PLAYING="1", RATE_LIMITS="off", REGISTRATIONS_PER_HOUR="100")
     dave = off.player("dave")
