@@ -15,12 +15,11 @@ from flask import request
 
 from shared.rules import MatchState
 
-from .app import Matches
+from .app import Matches, latest
 from .app.invites import admits, invite_of, shown_to
 from .errors import not_found
 from .players import Player
-
-INVITE_HEADER = "Invite"
+from .privacy import INVITE_HEADER
 
 
 def check_state(state: MatchState, player: Player | None) -> None:
@@ -30,10 +29,14 @@ def check_state(state: MatchState, player: Player | None) -> None:
 
 
 def check_summary(matches: Matches, match_id: str, summary: dict[str, Any], player: Player | None) -> None:
-    """404 unless ``player``, or the ``Invite`` header sent, may read the match its lobby line is of."""
+    """404 unless ``player``, or the ``Invite`` header sent, may read the match its lobby line is of.
+
+    The lobby line may lag the stream: a friend who has just joined reads their match before
+    the projector has seated them, so a refusal is checked once more against the stream.
+    """
     if invite_only(summary) and not _created(summary, player) and not admits(
             matches, match_id, request.headers.get(INVITE_HEADER)):
-        raise not_found()
+        check_state(latest(matches, match_id).state, player)
 
 
 def invite_only(summary: dict[str, Any]) -> bool:
@@ -42,8 +45,10 @@ def invite_only(summary: dict[str, Any]) -> bool:
 
 
 def with_invite(matches: Matches, view: dict[str, Any]) -> dict[str, Any]:
-    """The creator's view of a private match that waits, with the invite to pass on."""
-    return {**view, "invite": invite_of(matches, view["id"])}
+    """The creator's view of a private match that waits, with the invite to pass on (none for a
+    match this server holds no seed of: it cannot be joined by a code)."""
+    invite = invite_of(matches, view["id"])
+    return view if invite is None else {**view, "invite": invite}
 
 
 def _created(summary: dict[str, Any], player: Player | None) -> bool:

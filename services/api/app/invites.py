@@ -19,14 +19,19 @@ import hmac
 from shared.rules import MatchState, Seat
 
 from ..players import Player
+from .errors import SeedUnavailableError
 from .matches import Matches
 
 INVITE_CHARS = 22  # base64url characters kept: 132 bits, beyond guessing under any rate limit
 
 
-def invite_of(matches: Matches, match_id: str) -> str:
-    """The match's invite code (SeedUnavailableError if this server does not hold its seed)."""
-    seed = getattr(matches.chances.of(match_id), "seed", "")
+def invite_of(matches: Matches, match_id: str) -> str | None:
+    """The match's invite code; None if this server does not hold its seed (a match imported
+    without it: nobody can be let in by a code, and nothing may be keyed by an empty secret)."""
+    try:
+        seed = matches.chances.of(match_id).seed
+    except SeedUnavailableError:
+        return None
     digest = hmac.new(bytes.fromhex(seed), b"truc-invite:" + match_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode()[:INVITE_CHARS]
 
@@ -35,7 +40,8 @@ def admits(matches: Matches, match_id: str, invite: str | None) -> bool:
     """Whether ``invite`` is the match's code (None, or any other string: no)."""
     if not isinstance(invite, str) or len(invite) != INVITE_CHARS:
         return False
-    return hmac.compare_digest(invite.encode(), invite_of(matches, match_id).encode())
+    expected = invite_of(matches, match_id)
+    return expected is not None and hmac.compare_digest(invite.encode(), expected.encode())
 
 
 def shown_to(state: MatchState, player: Player | None) -> bool:

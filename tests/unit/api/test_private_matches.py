@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.readmodels.catching_up import ProjectorContext, catch_up
@@ -156,3 +157,34 @@ def test_a_cancelled_private_match_nobody_joined_stays_hidden(table) -> None:
     assert table.http.post(f"/matches/{match['id']}/join", headers=bob).status_code == 404
     assert table.http.get("/matches?status=cancelled").get_json()["matches"] == []
     assert table.http.get(f"/matches/{match['id']}", headers=alice).get_json()["status"] == "cancelled"
+
+
+def test_the_friend_who_joined_reads_the_match_before_the_projector_has_seated_them(table) -> None:
+    alice, bob, mallory = table.player("alice"), table.player("bob"), table.player("mallory")
+    match = table.private_match(alice)
+    path = f"/matches/{match['id']}"
+    assert table.http.post(f"{path}/join", json={"invite": match["invite"]}, headers=bob).status_code == 200
+    # Not projected: the lobby line still says the match waits, private; the stream says bob sits in B.
+    for wait in ("", "?min_version=3&wait=0.2"):  # the older view, as any read during projection lag
+        assert table.http.get(path + wait, headers=bob).status_code == 200
+    assert table.http.get(path, headers=mallory).status_code == 200  # joined: it reads like any match
+
+
+def test_an_answer_to_an_invite_is_kept_by_no_shared_cache(table) -> None:
+    alice, bob = table.player("alice"), table.player("bob")
+    match = table.private_match(alice)
+    terms = table.http.get(f"/matches/{match['id']}", headers={"Invite": match["invite"]})
+    assert terms.status_code == 200
+    assert terms.headers["Cache-Control"] == "private, no-store"
+    assert {"Invite", "Authorization"} <= {part.strip() for part in terms.headers["Vary"].split(",")}
+
+
+def test_a_private_match_whose_seed_this_server_lacks_offers_no_invite_and_admits_none(table) -> None:
+    alice, bob = table.player("alice"), table.player("bob")
+    match = table.private_match(alice)
+    table.redis.delete(keys.match_seed(match["id"]))  # as a match imported without its seed ...
+    elsewhere = Table(table.redis)  # ... read by a process that never held it
+    view = elsewhere.http.get(f"/matches/{match['id']}", headers=alice)
+    assert view.status_code == 200 and "invite" not in view.get_json()
+    refused = elsewhere.http.post(f"/matches/{match['id']}/join", json={"invite": match["invite"]}, headers=bob)
+    assert refused.status_code == 404 and refused.get_json()["error"] == "NOT_FOUND"
