@@ -171,7 +171,7 @@ def test_the_friend_who_joined_reads_the_match_before_the_projector_has_seated_t
 
 
 def test_an_answer_to_an_invite_is_kept_by_no_shared_cache(table) -> None:
-    alice, bob = table.player("alice"), table.player("bob")
+    alice = table.player("alice")
     match = table.private_match(alice)
     terms = table.http.get(f"/matches/{match['id']}", headers={"Invite": match["invite"]})
     assert terms.status_code == 200
