@@ -34,6 +34,7 @@ class LimitSettings:
     joins_per_hour: int = 60  # join attempts, per player
     client_joins_per_hour: int = 120  # join attempts, per client address
     max_playing: int = 10  # unfinished matches (waiting or playing) a player sits in at once
+    credentials_per_minute: int = 60  # stream tickets and token rotations, per player
     connections_per_client: int = 64  # connections open at once per client address, in each API process
 
     @classmethod
@@ -51,6 +52,7 @@ class LimitSettings:
             joins_per_hour=int(env.get("JOINS_PER_HOUR", "60")),
             client_joins_per_hour=int(env.get("CLIENT_JOINS_PER_HOUR", "120")),
             max_playing=int(env.get("MAX_PLAYING", "10")),
+            credentials_per_minute=int(env.get("CREDENTIALS_PER_MINUTE", "60")),
             connections_per_client=int(env.get("CONNECTIONS_PER_CLIENT", "64")),
         )
 

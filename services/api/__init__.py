@@ -83,7 +83,8 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     store = RedisEventStore(client, clock=clock, ack=ack)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
     known_tokens: TokenCache[Player] = TokenCache()
-    players = PlayerRegistry(client, known_tokens, trusted=Revocations(known_tokens, subscriber).trusted)
+    revocations = Revocations(known_tokens, subscriber)
+    players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     matches = Matches(store, notify, SeedVault(client))
     return Services(
         redis=client, store=store, players=players, matches=matches,
@@ -95,6 +96,7 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
         limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
+        revoked=revocations.revoked,
     )
 
 

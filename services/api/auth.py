@@ -1,13 +1,13 @@
 """Bearer tokens and stream tickets: who is calling."""
 from __future__ import annotations
 
-from flask import request
+from flask import g, request
 
 from shared.observability.context import bind
 
 from .context import services
 from .errors import ApiError
-from .players import Player
+from .players import Player, token_hash
 from .tickets import StreamTickets
 
 
@@ -32,7 +32,7 @@ def player_of(token: str) -> Player:
     player = services().players.by_token(token)
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
-    return _bound(player)
+    return _bound(player, token_hash(token))
 
 
 def required_player() -> Player:
@@ -63,13 +63,19 @@ def stream_caller(query: dict) -> Player | None:
     if player is not None or query.get("ticket") is None:
         return player
     ctx = services()
-    player_id = StreamTickets(ctx.redis).redeem(query["ticket"])
-    player = None if player_id is None else ctx.players.by_id(player_id)
+    redeemed = StreamTickets(ctx.redis).redeem(query["ticket"])
+    player = None if redeemed is None else ctx.players.by_id(redeemed[0])
     if player is None:
         raise ApiError(401, "UNAUTHENTICATED", "This ticket is unknown, used or expired: ask for a new one.")
-    return _bound(player)
+    return _bound(player, redeemed[1])
 
 
-def _bound(player: Player) -> Player:
+def credential() -> str | None:
+    """The hash of the token this request was made with (directly or by its stream ticket), if any."""
+    return g.get("credential")
+
+
+def _bound(player: Player, hashed: str) -> Player:
     bind(player_id=player.id)  # every line logged for the rest of the request names the caller
+    g.credential = hashed  # a stream made with it ends once it is revoked (stream.py)
     return player

@@ -36,6 +36,7 @@ class Services:
     queue_depths: Callable[[], dict[str, int]] = dict  # jobs waiting, by projector queue (for /metrics)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)
     checkpoints: Checkpoints = field(default_factory=Checkpoints)  # replays fold from these (shared.checkpoints)
+    revoked: Callable[[str], bool] = lambda token_hash: False  # heard revoked by this process (revocations.py)
 
 
 def services() -> Services:

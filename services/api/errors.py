@@ -122,7 +122,7 @@ _LIMITED = {
                               "someone joins.",
                               "You already have {count} matches waiting for an opponent; cancel one, or wait until "
                               "someone joins.", 0),
-    "actions": N_("You are acting too fast; try again in {wait}."),
+    **dict.fromkeys(("actions", "credentials"), N_("You are acting too fast; try again in {wait}.")),
     **dict.fromkeys(("replays", "events"), N_("Your address reads match histories too fast; try again in {wait}.")),
     "joins": N_("You have tried to join too many matches lately; try again in {wait}."),
     "client_joins": N_("Too many matches were joined from your address lately; try again in {wait}."),

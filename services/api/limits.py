@@ -66,6 +66,7 @@ class Limiter:
         self.actions = Limit("actions", settings.actions_burst if burst_ms else 0, burst_ms)
         self.replays = Limit("replays", settings.replays_per_minute, MINUTE_MS)
         self.event_reads = Limit("events", settings.event_reads_per_minute, MINUTE_MS)
+        self.credentials = Limit("credentials", settings.credentials_per_minute, MINUTE_MS)
 
     @contextmanager
     def registering(self, address: str) -> Iterator[None]:
@@ -113,6 +114,12 @@ class Limiter:
     def read_events(self, address: str) -> None:
         """Count one read of a match's event log from ``address``; LimitedError past its share."""
         self._take(self.event_reads, address)
+
+    def issue_credential(self, player_id: str) -> None:
+        """Count one stream ticket or token rotation of the player (each a key, or a message to every
+        process); LimitedError past their share. The bot is exempt: its streams reconnect."""
+        if player_id != self._exempt:
+            self._take(self.credentials, player_id)
 
     def left_lobby(self, match_id: str, state: MatchState) -> None:
         """After a join or a cancel: a match no longer waiting stops counting among its creator's."""

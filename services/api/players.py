@@ -34,7 +34,8 @@ class NameTakenError(Exception):
     """Another player already has this name: the same comparison form, or a look-alike (shared/names.py)."""
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """What is stored and published of a token: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -73,13 +74,13 @@ class PlayerRegistry:
             raise NameTakenError(name)
         player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
-        token_hash = _token_hash(token)
+        hashed = token_hash(token)
         # One round trip, in this order. The name is claimed last (both of its forms): a lost
         # race undoes the writes before it, and a crash before the claims leaves only a player
         # nobody can name or log in as twice.
         pipe = self._client.pipeline(transaction=False)
-        pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name, _CURRENT_TOKEN: token_hash})
-        pipe.set(keys.player_token(token_hash), player.id)
+        pipe.hset(keys.player(player.id), mapping={"id": player.id, "name": name, _CURRENT_TOKEN: hashed})
+        pipe.set(keys.player_token(hashed), player.id)
         for claim in claims:
             pipe.set(claim, player.id, nx=True)
         # A claim that answers "taken" may be our own, replayed by the client after a lost reply.
@@ -87,9 +88,9 @@ class PlayerRegistry:
                for claim, claimed in zip(claims, pipe.execute()[2:])]
         if not all(won):
             ours = [claim for claim, mine in zip(claims, won) if mine]
-            self._client.delete(keys.player(player.id), keys.player_token(token_hash), *ours)
+            self._client.delete(keys.player(player.id), keys.player_token(hashed), *ours)
             raise NameTakenError(name)
-        self._known_tokens.put(token_hash, player)  # its first request need not ask Redis
+        self._known_tokens.put(hashed, player)  # its first request need not ask Redis
         return player, token
 
     def ensure(self, player_id: str, name: str, token: str) -> Player:
@@ -138,7 +139,7 @@ class PlayerRegistry:
         The player keeps the hash of its current token, so a token set before (a rotated,
         perhaps leaked secret) is deleted when another one, or none, is configured.
         """
-        new_hash = None if token is None else _token_hash(token)
+        new_hash = None if token is None else token_hash(token)
         old_hash = self._client.hget(keys.player(player_id), _CURRENT_TOKEN)
         if new_hash is not None:  # the new token works before the old one stops
             self._client.set(keys.player_token(new_hash), player_id)
@@ -158,8 +159,8 @@ class PlayerRegistry:
         was given, never a player with none. The player keeps the hash of its current token, so a
         later revocation of all its tokens (erasure) finds it.
         """
-        new_token, old_hash = secrets.token_urlsafe(32), _token_hash(token)
-        new_hash = _token_hash(new_token)
+        new_token, old_hash = secrets.token_urlsafe(32), token_hash(token)
+        new_hash = token_hash(new_token)
         self._client.set(keys.player_token(new_hash), player.id)
         if not self._client.delete(keys.player_token(old_hash)):
             self._client.delete(keys.player_token(new_hash))
@@ -173,15 +174,15 @@ class PlayerRegistry:
         return new_token
 
     def by_token(self, token: str) -> Player | None:
-        token_hash = _token_hash(token)
+        hashed = token_hash(token)
         trusted = self._trusted()
-        player = self._known_tokens.get(token_hash) if trusted else None
+        player = self._known_tokens.get(hashed) if trusted else None
         if player is None:
             seen = self._known_tokens.generation  # a revocation heard during the lookup: not remembered
-            player_id = self._client.get(keys.player_token(token_hash))
+            player_id = self._client.get(keys.player_token(hashed))
             player = None if player_id is None else self.by_id(player_id.decode())
             if player is not None:
-                self._known_tokens.put(token_hash, player, seen)
+                self._known_tokens.put(hashed, player, seen)
         return player
 
     def by_id(self, player_id: str) -> Player | None:

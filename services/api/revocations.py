@@ -13,6 +13,9 @@ asks Redis, as a cache miss does. What is left is a connection gone dead without
 subscriber noticing (no reset, no error): then the cache's TTL bounds how long a revoked
 token is still served, one TTL after that process last looked it up in Redis.
 
+The hashes heard are kept a while too (the last ``RECENT``): a live stream opened with a
+token ends at its next message or keep-alive once that token is revoked (``stream.py``).
+
 The channel is wanted while the process has authenticated someone within a TTL (past that,
 every entry has expired: nothing is left to keep true), so a process nobody calls with a
 token stands its subscriber down as before.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +33,8 @@ from shared.revocations import heard_hash
 from shared.subscriber import Subscriber
 
 from .token_cache import TokenCache
+
+RECENT = 10_000  # revoked hashes kept for the streams to check: a stream lives long, a rotation is rare
 
 
 class Revocations:
@@ -43,6 +49,7 @@ class Revocations:
         self._lock = threading.Lock()
         self._hearing = False
         self._asked_at: float | None = None  # the last time a request asked whether it may trust the cache
+        self._recent: OrderedDict[str, None] = OrderedDict()  # hashes heard revoked, oldest first
         subscriber.on(keys.TOKENS_REVOKED, self._heard, self._wanted, self._lost)
 
     def trusted(self) -> bool:
@@ -56,11 +63,19 @@ class Revocations:
         self._subscriber.start()
         return False
 
+    def revoked(self, token_hash: str) -> bool:
+        """Whether this process has heard ``token_hash`` revoked (lately: the last ``RECENT`` of them)."""
+        return token_hash in self._recent
+
     def _heard(self, message: str | None) -> None:
         """A revoked token's hash: forget it. None (the subscription confirmed) or anything else: forget all."""
         token_hash = heard_hash(message)
         if token_hash is not None:
             self._cache.forget(token_hash)
+            with self._lock:
+                self._recent[token_hash] = None
+                while len(self._recent) > RECENT:
+                    self._recent.popitem(last=False)
             return
         with self._lock:  # forgotten first: what was remembered before the subscription may be revoked
             self._cache.clear()

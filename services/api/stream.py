@@ -25,7 +25,7 @@ from shared.rules import Seat
 
 from .addresses import client_address
 from .app import latest
-from .auth import stream_caller
+from .auth import credential, stream_caller
 from .context import services
 from .errors import ApiError, not_found
 from .fanout import Hub
@@ -108,7 +108,8 @@ def sse_response(messages: Callable[[], Iterator[bytes]]) -> Response:
         raise ApiError(503, "STREAMS_BUSY", "This server holds as many live streams as it can; try again shortly.",
                        headers={"Retry-After": str(RETRY_MS // 1000)})
     try:
-        response = lease.hold(Response(messages(), mimetype="text/event-stream"))
+        chunks = _until_revoked(messages(), credential(), ctx.revoked)
+        response = lease.hold(Response(chunks, mimetype="text/event-stream"))
     except BaseException:
         give_back()
         lease.give_back()
@@ -117,6 +118,23 @@ def sse_response(messages: Callable[[], Iterator[bytes]]) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx would otherwise hold the events back
     return response
+
+
+def _until_revoked(chunks: Iterator[bytes], token_hash: str | None, revoked: Callable[[str], bool]) -> Iterator[bytes]:
+    """``chunks`` until the token the stream was opened with is revoked: checked before each
+    one, and one comes at least every keep-alive, so a revoked stream ends within that."""
+    if token_hash is None:  # a spectator's: nothing to revoke
+        yield from chunks
+        return
+    try:
+        for chunk in chunks:
+            if revoked(token_hash):
+                return
+            yield chunk
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()  # the stream's own cleanup (its feed forgets it) runs now, not at collection
 
 
 def view_messages(

@@ -8,6 +8,7 @@ from marshmallow import Schema, fields
 from .auth import bearer_token, required_player
 from .context import services
 from .errors import ApiError
+from .players import token_hash
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
 from .tickets import StreamTickets
@@ -37,7 +38,8 @@ def issue_ticket() -> dict:
     token never goes in a URL. Ask for one per connection, reconnections included.
     """
     player = required_player()
-    ticket, expires = StreamTickets(services().redis).issue(player.id)
+    services().limits.issue_credential(player.id)
+    ticket, expires = StreamTickets(services().redis).issue(player.id, token_hash(bearer_token()))
     moment = datetime.fromtimestamp(expires, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return {"ticket": ticket, "expires_at": moment}
 
@@ -48,6 +50,7 @@ def issue_ticket() -> dict:
 def rotate_token() -> dict:
     """A new bearer token for the caller: the one sent stops working at once, on every server process."""
     player = required_player()
+    services().limits.issue_credential(player.id)
     token = services().players.rotate(player, bearer_token())
     if token is None:  # another rotation of the same token won the race
         raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")

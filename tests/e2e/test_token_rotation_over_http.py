@@ -6,6 +6,7 @@ answers; a Redis of their own, so its command counts are theirs.
 """
 from __future__ import annotations
 
+import http.client
 import os
 import subprocess
 import sys
@@ -34,7 +35,7 @@ def two_apis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Ht
             port = free_port()
             env = {**os.environ, "REDIS_URL": server.url, "HOST": "127.0.0.1", "PORT": str(port),
                    "DATA_DIR": str(data / f"api-{n}"), "API_WORKERS": "1", "RATE_LIMITS": "off",
-                   "LOG_FORMAT": "json", "METRICS_PORT": str(free_port())}
+                   "LOG_FORMAT": "json", "METRICS_PORT": str(free_port()), "KEEP_ALIVE_SECONDS": "1"}
             with open(data / f"api-{n}.log", "ab") as log:
                 processes.append(subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT,
                                                   stdout=log, stderr=subprocess.STDOUT))
@@ -97,3 +98,38 @@ def test_a_rotated_token_is_refused_by_every_process_within_moments(two_apis) ->
         refusal = api.post("/stream-tickets", token=old)
         assert refusal.status == 401 and refusal.body["error"] == "UNAUTHENTICATED"
         assert wait_for(lambda api=api: _answers_from_memory(api, store, new), bool, seconds=15)
+
+
+def _open_player_stream(api: Http, player_id: str, token: str) -> http.client.HTTPResponse:
+    """The player's live stream, opened with its token in the header, its first message read."""
+    connection = http.client.HTTPConnection(api.host, api.port, timeout=10)
+    connection.request("GET", f"/players/{player_id}/stream", headers={"Authorization": f"Bearer {token}"})
+    opened = connection.getresponse()
+    assert opened.status == 200 and opened.readline().startswith(b"retry:")
+    return opened
+
+
+def _ends_within(stream: http.client.HTTPResponse, seconds: float) -> bool:
+    """Read the stream (keep-alives come every second here); True once the server closed it, within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            if not stream.readline():
+                return True
+    except TimeoutError:
+        return False
+    return False
+
+
+def test_a_revoked_token_opens_no_stream_and_ends_the_ones_it_opened(two_apis) -> None:
+    apis, _ = two_apis
+    registered = apis[0].post("/players", {"name": "streamer"})
+    old, player_id = registered.body["token"], registered.body["id"]
+    ticket = apis[0].post("/stream-tickets", token=old).body["ticket"]  # asked before the rotation, unused
+    streams = [_open_player_stream(api, player_id, old) for api in apis]
+
+    assert apis[0].post("/players/me/token", token=old).status == 201
+    for stream in streams:  # each process heard the revocation: its stream ends at the next keep-alive
+        assert _ends_within(stream, seconds=15), "a revoked token's stream went on"
+    refused = apis[1].get(f"/players/{player_id}/stream?ticket={ticket}")
+    assert refused.status == 401 and refused.body["error"] == "UNAUTHENTICATED"

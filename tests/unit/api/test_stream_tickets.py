@@ -8,6 +8,7 @@ import fakeredis
 import pytest
 
 from shared import keys
+from tests.unit.api.test_limits import Api, assert_limited
 from tests.unit.api.test_player_stream import Seated, Table, messages
 from tests.waiting import wait_until
 
@@ -43,7 +44,8 @@ def test_a_ticket_expires_in_about_a_minute_and_only_its_hash_is_stored(table: T
     expires = datetime.fromisoformat(body["expires_at"].replace("Z", "+00:00"))
     assert 50 <= (expires - datetime.now(UTC)).total_seconds() <= 61
     key = keys.stream_ticket(hashlib.sha256(body["ticket"].encode()).hexdigest())
-    assert fake_redis.get(key) == alice.id.encode() and 0 < fake_redis.ttl(key) <= 60
+    token_hash = hashlib.sha256(alice.headers["Authorization"].split()[1].encode()).hexdigest()
+    assert fake_redis.get(key) == f"{alice.id} {token_hash}".encode() and 0 < fake_redis.ttl(key) <= 60
     assert not [name for name in fake_redis.keys("*") if body["ticket"].encode() in name]
     assert not [name for name in fake_redis.keys("*") if fake_redis.type(name) == b"string"
                 and fake_redis.get(name) == body["ticket"].encode()]
@@ -121,3 +123,14 @@ def test_the_new_endpoints_are_documented(table: Table) -> None:
     assert {"ticket", "token"} <= {parameter["name"] for parameter in parameters}
     assert "401" in document["paths"]["/matches/{match_id}/stream"]["get"]["responses"]
 
+
+
+def test_tickets_and_rotations_are_limited_per_player(fake_redis) -> None:
+    api = Api(fake_redis, CREDENTIALS_PER_MINUTE="2")
+    alice, bob = api.player("alice"), api.player("bob")
+    assert [api.http.post("/stream-tickets", headers=alice).status_code for _ in range(2)] == [201, 201]
+    assert_limited(api.http.post("/stream-tickets", headers=alice), "credentials", 2)
+    assert_limited(api.http.post("/players/me/token", headers=alice), "credentials", 2)
+    assert api.http.post("/stream-tickets", headers=bob).status_code == 201  # another player is served
+    api.clock.now += 60_000
+    assert api.http.post("/players/me/token", headers=alice).status_code == 201
