@@ -176,6 +176,7 @@ def seated_pair(open_page):
     invited = re.compile(r"\u2068alice-\w+\u2069 invites you")  # names are isolated (FSI … PDI) in sentences
     sync_api.expect(bob.locator("#invite-text")).to_contain_text(invited)  # asks first
     sync_api.expect(bob.locator("#invite-clock")).to_have_text("Each turn has 60 s.")  # on what clock
+    sync_api.expect(bob.locator("#invite-watch")).to_be_hidden()  # a private match that waits is not watched
     bob.get_by_role("button", name="Join the match").click()
     sync_api.expect(bob.locator("#match")).to_have_attribute("data-status", "playing")
     sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "playing")

@@ -155,6 +155,7 @@ async function showInvite(id, code = "") {
   $("invite").dataset.match = id;
   $("invite").dataset.accept = "";
   $("invite-join").textContent = _("Join the match");
+  $("invite-watch").hidden = Boolean(code); // a private match that waits shows nothing to watchers
   $("invite").hidden = false;
   $("lobby").hidden = true;
   $("invite-join").focus();
