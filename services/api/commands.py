@@ -79,6 +79,8 @@ def create_match(options: dict) -> Response:
 @blp.route("/matches/<id:match_id>/join", methods=["POST"])
 @blp.arguments(JoinSchema, required=False)
 @blp.response(200)
+@blp.alt_response(404, schema=ErrorSchema, description="`NOT_FOUND`: no such match, or a private one joined "
+                                                       "without its invite or with another")
 @blp.alt_response(409, schema=ErrorSchema, description="`TOO_MANY_MATCHES`: the caller sits in `MAX_PLAYING` "
                                                        "unfinished matches already; or a rule code, `CUSTOM_TERMS`.")
 @blp.alt_response(429, schema=ErrorSchema, description=_limited("too many join attempts by this player (`joins`) "
