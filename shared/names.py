@@ -46,6 +46,8 @@ def normalise(name: object) -> str:
     hidden = first_hidden(written)
     if hidden is not None:
         raise InvalidNameError(f"invalid name {name!r}: U+{ord(hidden):04X} shows as nothing")
+    if unicodedata.category(written[0]).startswith("M"):  # a mark alone draws itself onto the text before it
+        raise InvalidNameError(f"invalid name {name!r}: it begins with a combining mark")
     return written
 
 

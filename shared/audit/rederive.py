@@ -116,7 +116,7 @@ def command_of(event: Event, at: int, lobby_seconds: int = 0) -> Command | None:
     if isinstance(event, ev.MatchCreated):
         start = event.start_scores if event.custom and (not event.decks or event.start_scores != (0, 0)) else None
         return cmd.CreateMatch(event.match_id, event.creator_id, event.creator_name, event.rules,
-                               event.first_dealer, start, event.decks)
+                               event.first_dealer, start, event.decks, private=event.private, capped=event.capped)
     if isinstance(event, ev.PlayerJoined):
         return cmd.JoinMatch(event.player_id, event.player_name)
     if isinstance(event, ev.CardPlayed):

@@ -19,6 +19,7 @@ class CreateMatch:
     start_scores: tuple[int, int] | None = None  # given at all: the match is custom
     decks: tuple[tuple[str, ...], ...] = ()
     private: bool = False  # unlisted: joined only with the invite its creator was given
+    capped: bool = True  # R33's round cap applies; only the audit, re-deciding an older match, says False
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
         rules=command.rules, first_dealer=first_dealer, start_scores=start_scores,
         decks=decks, custom=bool(decks) or command.start_scores is not None,
         seed_commitment=chance.commitment if chance else None,
-        private=command.private,
+        private=command.private, capped=command.capped,
     )
 
 
@@ -123,7 +123,7 @@ def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | 
     leader = max((Seat.A, Seat.B), key=lambda seat: scores[seat.index])
     if scores[leader.index] >= state.rules.target:
         return [closing, _won(leader, scores, WinReason.SCORE, chance)]
-    if rnd.number >= state.rules.round_cap:
+    if state.capped and rnd.number >= state.rules.round_cap:
         return [closing, _won(_capped_winner(scores, rnd.dealer), scores, WinReason.ROUND_CAP, chance)]
     return [closing, _deal(evolve(state, closing), rnd.dealer.other, chance)]
 

@@ -27,6 +27,7 @@ class MatchCreated(Event):
     custom: bool
     seed_commitment: str | None = None  # SHA-256 of the secret seed the deals derive from
     private: bool = False  # unlisted (added later: older events read as public); the invite is never recorded
+    capped: bool = False  # R33's round cap applies: every match created since R33 (older ones never had one)
     type: ClassVar[str] = "match_created"
 
 

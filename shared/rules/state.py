@@ -192,6 +192,7 @@ class MatchState:
     decks: tuple[tuple[str, ...], ...] = ()  # fixture deck orders for rounds 1, 2, ...
     custom: bool = False
     private: bool = False  # unlisted, and hidden from all but its creator until someone joins
+    capped: bool = False  # R33's round cap applies (recorded by match_created since R33)
     round: RoundState | None = None
     rounds_dealt: int = 0
     last_round: RoundSummary | None = None

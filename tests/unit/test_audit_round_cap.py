@@ -71,3 +71,31 @@ def test_an_aborted_match_audits_as_the_resignation_it_records():
     events = played(Rules(), 0, resign=True)
     assert replay(events).ended_by.value == "aborted"
     assert audit_events("m", stored(events)).ok
+
+
+def _recorded_before_r33(events: list[ev.Event]) -> list[ev.Event]:
+    """The same opening as a match recorded before R33: its match_created says no cap."""
+    return [dataclasses.replace(events[0], capped=False), *events[1:]]
+
+
+def test_a_match_recorded_before_r33_plays_past_the_cap_and_audits():
+    chance = SeededChance("ab" * 32)
+    create = CreateMatch("m", "p1", "alice", Rules(target=1), Seat.B, None, (SPOILING_DECK,) * 6)
+    events = _recorded_before_r33(decide(MatchState(), create, chance))
+    events += decide(replay(events), JoinMatch("p2", "bob"), chance)
+    for _ in range(5):  # one past 4 x target
+        events += _void_round(replay(events), chance)
+    state = replay(events)
+    assert state.status.value == "playing" and state.round.number == 6  # no cap: the sixth round is dealt
+    report = audit_events("m", stored(events))
+    assert report.ok, report.failures
+
+
+def test_a_private_match_audits():
+    chance = SeededChance("ab" * 32)
+    create = CreateMatch("m", "p1", "alice", Rules(), Seat.B, None, (SPOILING_DECK,), private=True)
+    events = decide(MatchState(), create, chance)
+    events += decide(replay(events), JoinMatch("p2", "bob"), chance)
+    assert events[0].private and events[0].capped
+    report = audit_events("m", stored(events))
+    assert report.ok, report.failures

@@ -139,3 +139,13 @@ def test_a_character_that_shows_nothing_never_makes_a_name_of_its_own(text, hidd
         return
     other = _accepted(name[:at] + hidden + name[at:])
     assert other is None or names.same_name_keys(other)[1:] == names.same_name_keys(name)[1:]
+
+
+@pytest.mark.parametrize("name", ["\u0301", "\u0301alice", "\u0a4d", "\u09bc\u09be"])
+def test_a_name_that_begins_with_a_combining_mark_is_refused(name: str) -> None:
+    with pytest.raises(names.InvalidNameError, match="combining mark"):
+        names.normalise(name)
+
+
+def test_marks_after_a_letter_stay_welcome() -> None:
+    assert names.normalise("ਗੁਰਪ੍ਰੀਤ") == "ਗੁਰਪ੍ਰੀਤ" and names.normalise("জয়") == "জয়"
