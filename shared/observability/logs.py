@@ -34,11 +34,13 @@ _SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token
 _MASK = r"\1[redacted]"
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 # What a reader could take for the line's structure: controls (C0, DEL, C1), line and paragraph
-# separators, the bidi controls and the invisible format characters, and the backslash itself.
-_UNSAFE = re.compile("[\\\\\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-                     "\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-                          "\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")  # _UNSAFE less what orjson escapes
+# separators, the bidi controls and every invisible format character (Unicode's Cc, Cf, Zl and
+# Zp: a test checks the table against unicodedata), and the backslash itself.
+_INVISIBLE = ("\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+              "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+              "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f")
+_UNSAFE = re.compile(f"[\\\\\x00-\x1f{_INVISIBLE}]")
+_JSON_UNSAFE = re.compile(f"[{_INVISIBLE}]")  # _UNSAFE less what orjson escapes
 _SHORT = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _NEEDS_QUOTES = re.compile(r'[\s="]|^$')  # a value; a message reads as words, quoted if it holds "=" or '"'
 _MESSAGE_NEEDS_QUOTES = re.compile(r'[="]')

@@ -67,3 +67,12 @@ def test_a_json_line_escapes_what_orjson_leaves_raw_separators_c1_and_bidi():
     line = logs.JsonFormatter("api").format(_record(path="a\u2028b\x85c\u202ed\U000e0041"))
     assert line.isascii() and "\\u2028" in line and "\\u202e" in line and "\\udb40\\udc41" in line
     assert orjson.loads(line)["path"] == "a\u2028b\x85c\u202ed\U000e0041"
+
+
+def test_every_control_format_and_separator_character_is_escaped() -> None:
+    import unicodedata
+
+    from shared.observability import logs as log_setup
+    unsafe = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp")]
+    assert [f"U+{ord(c):04X}" for c in unsafe if not log_setup._UNSAFE.match(c)] == []
+    assert [f"U+{ord(c):04X}" for c in unsafe if ord(c) >= 0x7F and not log_setup._JSON_UNSAFE.match(c)] == []
