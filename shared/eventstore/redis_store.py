@@ -33,7 +33,6 @@ from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.durable import Acknowledgement, run_and_wait
 from shared.eventstore.entries import text as _text
 from shared.eventstore.entries import to_stored as _to_stored
-from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError, NotDurableError
 from shared.eventstore.port import (
     Appended,
     Clock,
@@ -46,6 +45,7 @@ from shared.eventstore.port import (
     encode_data,
     system_clock,
 )
+from shared.eventstore.store_errors import ConcurrencyError, DuplicateAppendError, NotDurableError
 from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 
 MASTER_ONLY = Acknowledgement()  # the default: answered once the master has it
