@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.i18n import Translator
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
 from .app.errors import CustomTermsError
 

@@ -16,7 +16,7 @@ from shared.fold import GapError
 from shared.i18n import Translator, translator
 from shared.limits import LimitedError
 from shared.rules import RuleError, SetupError
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
 from . import custom_terms
 from .app.errors import (

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
 from .errors import ApiError, invalid
 
