@@ -19,7 +19,7 @@ from shared.rules import RuleError, SetupError
 from shared.rules.rule_errors import N_
 
 from . import custom_terms
-from .app.errors import (
+from .app.application_errors import (
     AlreadySeatedError,
     ApplicationError,
     BusyError,

@@ -37,7 +37,7 @@ from shared.limits import Counters, Limit, LimitedError, Verdict
 from shared.observability import metrics
 from shared.rules import SEATS, MatchState, Seat, Status
 
-from .app.errors import TooManyMatchesError
+from .app.application_errors import TooManyMatchesError
 
 HOUR_MS = 3_600_000
 MINUTE_MS = 60_000

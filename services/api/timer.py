@@ -27,7 +27,7 @@ from shared.readmodels.clocks import Clocks
 from shared.rules import MatchState, RuleError, deadline
 
 from .app import Matches, expire, latest, time_out
-from .app.errors import ApplicationError
+from .app.application_errors import ApplicationError
 
 BATCH = 100  # due matches taken per look
 MAX_SLEEP_SECONDS = 0.5  # a clock started meanwhile by the projector is seen this soon

@@ -5,7 +5,7 @@ Each use case loads the match through the one fold (``loading``), asks the rules
 to ``decide``, and records the events at the version it decided on (``recording``),
 deciding again after a concurrent append. Idempotent retries are answered in
 ``idempotency``. A use case parses nothing and renders nothing, and its errors
-(``errors``) say what went wrong in the game's words: the API maps them to HTTP.
+(``application_errors``) say what went wrong in the game's words: the API maps them to HTTP.
 """
 
 from .act import act

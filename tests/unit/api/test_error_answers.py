@@ -1,5 +1,5 @@
 """Every refusal of a use case has one HTTP answer: a status, a stable code and a sentence."""
-from services.api.app.errors import (
+from services.api.app.application_errors import (
     ApplicationError,
     CustomTermsError,
     KeyInUseError,
