@@ -19,12 +19,12 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import commands, errors, health, history, http_errors, observe, reading, reference
+from . import commands, error_handlers, health, history, http_errors, observe, reading, reference
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
-from .errors import ApiError
+from .error_handlers import ApiError
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
 from .limits import Limiter, rate_limit_headers
@@ -103,7 +103,7 @@ def _route(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)
-    errors.register(app)
+    error_handlers.register(app)
     http_errors.register(app)
     app.after_request(rate_limit_headers)
     app.after_request(mark_private)

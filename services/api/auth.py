@@ -6,7 +6,7 @@ from flask import request
 from shared.observability.context import bind
 
 from .context import services
-from .errors import ApiError
+from .error_handlers import ApiError
 from .players import Player
 from .tickets import StreamTickets
 

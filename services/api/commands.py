@@ -15,7 +15,7 @@ from . import app as use_cases
 from .addresses import client_address
 from .auth import required_player
 from .context import services
-from .errors import ApiError, invalid
+from .error_handlers import ApiError, invalid
 from .json_responses import json_response
 from .players import NameTakenError
 from .private_matches import with_invite

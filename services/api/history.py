@@ -11,7 +11,7 @@ from .addresses import client_address
 from .app import latest
 from .auth import optional_player
 from .context import services
-from .errors import ApiError, not_found
+from .error_handlers import ApiError, not_found
 from .json_responses import json_response
 from .language import Plural
 from .private_matches import check_state

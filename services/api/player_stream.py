@@ -32,7 +32,7 @@ from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
 from .auth import stream_caller
 from .context import services
-from .errors import ApiError
+from .error_handlers import ApiError
 from .fanout import Hub
 from .feeds import PlayerFeed
 from .players import Player

@@ -17,7 +17,7 @@ from shared.rules import MatchState
 
 from .app import Matches
 from .app.invites import admits, invite_of, shown_to
-from .errors import not_found
+from .error_handlers import not_found
 from .players import Player
 
 INVITE_HEADER = "Invite"

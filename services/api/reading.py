@@ -12,7 +12,7 @@ from .addresses import client_address
 from .app import latest
 from .auth import optional_player
 from .context import services
-from .errors import not_found
+from .error_handlers import not_found
 from .json_responses import json_response, raw_json_response
 from .players import Player
 from .private_matches import check_summary, invite_only, with_invite

@@ -27,7 +27,7 @@ from .addresses import client_address
 from .app import latest
 from .auth import stream_caller
 from .context import services
-from .errors import ApiError, not_found
+from .error_handlers import ApiError, not_found
 from .fanout import Hub
 from .feeds import MatchFeed
 from .players import Player

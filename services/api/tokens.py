@@ -7,7 +7,7 @@ from marshmallow import Schema, fields
 
 from .auth import bearer_token, required_player
 from .context import services
-from .errors import ApiError
+from .error_handlers import ApiError
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
 from .tickets import StreamTickets

@@ -6,7 +6,7 @@ from services.api.app.application_errors import (
     KeyReusedError,
     VersionConflictError,
 )
-from services.api.errors import answer
+from services.api.error_handlers import answer
 from shared.rules import RuleCode, RuleError
 
 
