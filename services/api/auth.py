@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import request
 
-from shared.observability.context import bind
+from shared.observability.log_context import bind
 
 from .context import services
 from .error_handlers import ApiError

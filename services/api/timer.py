@@ -21,7 +21,7 @@ import redis
 
 from shared.eventstore.port import system_clock
 from shared.observability import metrics
-from shared.observability.context import bound
+from shared.observability.log_context import bound
 from shared.readmodels import ReadModels
 from shared.readmodels.clocks import Clocks
 from shared.rules import MatchState, RuleError, deadline

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from .context import current
+from .log_context import current
 
 _SECRET_NAME = re.compile(r"token|seed|secret|password|cookie|authorization", re.IGNORECASE)
 _SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|ticket=|invite=|seed=)[^\s&'\",]+")
