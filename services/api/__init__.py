@@ -22,7 +22,6 @@ from shared.subscriber import Subscriber
 from . import commands, error_handlers, health, history, http_errors, observe, reading, reference
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
-from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .error_handlers import ApiError
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
@@ -37,6 +36,7 @@ from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
 from .token_cache import TokenCache
 from .tokens import blp as tokens_blueprint
+from .wiring import Services
 
 MAX_BODY_BYTES = 64 * 1024
 

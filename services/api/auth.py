@@ -5,10 +5,10 @@ from flask import request
 
 from shared.observability.log_context import bind
 
-from .context import services
 from .error_handlers import ApiError
 from .players import Player
 from .tickets import StreamTickets
+from .wiring import services
 
 
 def _bearer() -> str | None:

@@ -14,7 +14,6 @@ from shared.rules import Cancel, Seat, Status
 from . import app as use_cases
 from .addresses import client_address
 from .auth import required_player
-from .context import services
 from .error_handlers import ApiError, invalid
 from .json_responses import json_response
 from .players import NameTakenError
@@ -29,6 +28,7 @@ from .schemas import (
     PlayerSchema,
 )
 from .smorest import ApiBlueprint
+from .wiring import services
 
 blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
 

@@ -10,13 +10,13 @@ from shared.rules import Status, replay_view
 from .addresses import client_address
 from .app import latest
 from .auth import optional_player
-from .context import services
 from .error_handlers import ApiError, not_found
 from .json_responses import json_response
 from .language import Plural
 from .private_matches import check_state
 from .schemas import ErrorSchema, EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
+from .wiring import services
 
 _PAGE = 64  # events read at a time past the window
 

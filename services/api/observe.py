@@ -18,7 +18,7 @@ from shared.observability import exposition, log_context, metrics
 from shared.readmodels.parked import ParkedMatches
 from shared.rules import ACTIONS
 
-from .context import Services
+from .wiring import Services
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _COMMANDS = {"commands.register_player": "register", "commands.create_match": "create",

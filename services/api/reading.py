@@ -11,7 +11,6 @@ from shared.rules import Seat
 from .addresses import client_address
 from .app import latest
 from .auth import optional_player
-from .context import services
 from .error_handlers import not_found
 from .json_responses import json_response, raw_json_response
 from .players import Player
@@ -25,6 +24,7 @@ from .schemas import (
     ViewQuerySchema,
 )
 from .smorest import ApiBlueprint
+from .wiring import services
 
 blp = ApiBlueprint("reading", __name__, description="Match views, the lobby and the scoreboard.")
 

@@ -26,7 +26,6 @@ from shared.rules import Seat
 from .addresses import client_address
 from .app import latest
 from .auth import stream_caller
-from .context import services
 from .error_handlers import ApiError, not_found
 from .fanout import Hub
 from .feeds import MatchFeed
@@ -34,6 +33,7 @@ from .players import Player
 from .private_matches import check_state
 from .schemas import ErrorSchema, position
 from .smorest import ApiBlueprint
+from .wiring import services
 
 blp = ApiBlueprint("stream", __name__, description="Live match views as server-sent events.")
 

@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 from marshmallow import Schema, fields
 
 from .auth import bearer_token, required_player
-from .context import services
 from .error_handlers import ApiError
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
 from .tickets import StreamTickets
+from .wiring import services
 
 blp = ApiBlueprint("tokens", __name__, description="Stream tickets and token rotation.")
 
