@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from rq import Queue, SimpleWorker, Worker
 
 from services.cli import rebuild as rebuild_command
-from services.cli.context import Backends
+from services.cli.backends import Backends
 from services.projector.jobs import catch_up, rebuild_batch
 from shared import keys
 from shared.codec import encode
