@@ -6,6 +6,7 @@ implements: the projector's ``ProjectionMarks`` (:mod:`.marks`) and the idempote
 implement all three, held to one contract suite (tests/contract).
 """
 
+from shared.eventstore.append_tokens import AppendToken, AppendTokens, TokenRecord
 from shared.eventstore.durable import Acknowledgement
 from shared.eventstore.marks import ProjectionMarks
 from shared.eventstore.memory import InMemoryEventStore
@@ -18,7 +19,6 @@ from shared.eventstore.store_errors import (
     EventStoreError,
     NotDurableError,
 )
-from shared.eventstore.tokens import AppendToken, AppendTokens, TokenRecord
 
 __all__ = [
     "Acknowledgement",

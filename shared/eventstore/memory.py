@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
+from shared.eventstore.append_tokens import REFUSALS_KEPT, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.port import (
     Appended,
@@ -19,7 +20,6 @@ from shared.eventstore.port import (
     system_clock,
 )
 from shared.eventstore.store_errors import ConcurrencyError, DuplicateAppendError
-from shared.eventstore.tokens import REFUSALS_KEPT, AppendToken, TokenRecord
 from shared.keys import validate_match_id
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore import lua
+from shared.eventstore.append_tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.durable import Acknowledgement, run_and_wait
 from shared.eventstore.entries import text as _text
@@ -46,7 +47,6 @@ from shared.eventstore.port import (
     system_clock,
 )
 from shared.eventstore.store_errors import ConcurrencyError, DuplicateAppendError, NotDurableError
-from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 
 MASTER_ONLY = Acknowledgement()  # the default: answered once the master has it
 _SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
