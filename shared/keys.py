@@ -13,8 +13,8 @@ import re
 
 from redis.crc import key_slot
 
+from shared.cluster_slots import SLOTS, slot_tag
 from shared.ids import ID_PATTERN, InvalidMatchIdError, validate_match_id  # noqa: F401 (keys' own alphabet)
-from shared.slots import SLOTS, slot_tag
 
 PREFIX = "truc"
 
