@@ -2,7 +2,7 @@
 
 ``EventStore`` is the port (:mod:`.port`), with two small companions a store also
 implements: the projector's ``ProjectionMarks`` (:mod:`.marks`) and the idempotency
-``AppendTokens`` (:mod:`.tokens`). ``InMemoryEventStore`` and ``RedisEventStore``
+``AppendTokens`` (:mod:`.append_tokens`). ``InMemoryEventStore`` and ``RedisEventStore``
 implement all three, held to one contract suite (tests/contract).
 """
 
