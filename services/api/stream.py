@@ -23,9 +23,9 @@ from marshmallow import Schema, fields, validate
 from shared.fold import FoldedMatch
 from shared.rules import Seat
 
-from .addresses import client_address
 from .app import latest
 from .auth import stream_caller
+from .client_address import client_address
 from .error_handlers import ApiError, not_found
 from .fanout import Hub
 from .feeds import MatchFeed
