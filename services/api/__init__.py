@@ -30,7 +30,7 @@ from .limits import Limiter, rate_limit_headers
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
-from .revocations import Revocations
+from .revocation_listener import Revocations
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
