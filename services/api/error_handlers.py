@@ -19,6 +19,7 @@ from shared.rules import RuleError, SetupError
 from shared.rules.rule_errors import N_
 
 from . import custom_terms
+from .abuse_limits import headers
 from .app.application_errors import (
     AlreadySeatedError,
     ApplicationError,
@@ -34,7 +35,6 @@ from .app.application_errors import (
     VersionConflictError,
 )
 from .language import Plural, mark_language, say, translated_fields, translator_now
-from .limits import headers
 
 
 class ApiError(Exception):
