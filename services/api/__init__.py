@@ -19,7 +19,7 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import commands, error_handlers, health, history, http_errors, observe, reading, reference
+from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
 from .abuse_limits import Limiter, rate_limit_headers
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
@@ -107,7 +107,7 @@ def _route(app: Flask) -> None:
     http_errors.register(app)
     app.after_request(rate_limit_headers)
     app.after_request(mark_private)
-    api.register_blueprint(commands.blp)
+    api.register_blueprint(command_endpoints.blp)
     api.register_blueprint(reading.blp)
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
