@@ -9,11 +9,11 @@ deciding again after a concurrent append. Idempotent retries are answered in
 """
 
 from .act import act
-from .clock import expire, time_out
 from .create import create
 from .join import join
 from .loading import latest
 from .matches import Matches
 from .recording import Recorded
+from .timeouts import expire, time_out
 
 __all__ = ["Matches", "Recorded", "act", "create", "expire", "join", "latest", "time_out"]
