@@ -14,7 +14,7 @@ from rich.console import Console
 
 from services.cli import audit as audit_cli
 from services.cli import play as play_cli
-from services.cli import rebuild as rebuild_cli
+from services.cli import rebuild_command as rebuild_cli
 from services.cli.backends import Backends
 from shared.audit import AuditReport
 from shared.config import Config
