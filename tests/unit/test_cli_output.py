@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from services.cli import audit as audit_cli
+from services.cli import audit_command as audit_cli
 from services.cli import play as play_cli
 from services.cli import rebuild_command as rebuild_cli
 from services.cli.backends import Backends
