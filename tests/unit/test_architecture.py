@@ -152,3 +152,29 @@ def test_functions_stay_short() -> None:
                 if length > MAX_FUNCTION_LINES:
                     too_long.append((f"{module}.{node.name}", length))
     assert too_long == []
+
+
+# A base name shared by two modules (or packages) of shared/ and services/ is allowed only here,
+# for the same role in parallel packages; every other name says what its one module holds. A
+# package goes by its folder's name (its __init__.py is never a repeat of another's).
+SAME_ROLE = {
+    "__main__": "every runnable package's entry point",
+    "health": "each deployable's /health (services/api, services/projector): the same question, asked of each",
+}
+
+
+def _base_names() -> dict[str, list[str]]:
+    owners: dict[str, list[str]] = {}
+    for path in sorted(p for top in ("shared", "services") for p in (ROOT / top).rglob("*.py")):
+        named = path.parent if path.name == "__init__.py" else path
+        owners.setdefault(named.stem, []).append(str(path.relative_to(ROOT)))
+    return owners
+
+
+def test_no_two_modules_share_a_base_name_unless_they_play_the_same_role() -> None:
+    repeated = {name: paths for name, paths in _base_names().items() if len(paths) > 1 and name not in SAME_ROLE}
+    assert repeated == {}
+
+
+def test_the_same_role_list_names_only_repeated_names() -> None:
+    assert {name for name in SAME_ROLE if len(_base_names().get(name, ())) < 2} == set()
