@@ -178,3 +178,33 @@ def test_no_two_modules_share_a_base_name_unless_they_play_the_same_role() -> No
 
 def test_the_same_role_list_names_only_repeated_names() -> None:
     assert {name for name in SAME_ROLE if len(_base_names().get(name, ())) < 2} == set()
+
+
+def _spells_a_key(node: ast.AST) -> bool:
+    """A string literal, or an f-string, that begins a project key: ``"truc:..."`` or ``f"{PREFIX}:..."``."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.startswith("truc:")
+    if isinstance(node, ast.JoinedStr) and node.values:
+        first = node.values[0]
+        return _spells_a_key(first) or (
+            isinstance(first, ast.FormattedValue) and isinstance(first.value, ast.Name | ast.Attribute)
+            and (getattr(first.value, "id", None) or getattr(first.value, "attr", None)) == "PREFIX"
+        )
+    return False
+
+
+def _keys_spelt_outside_the_keys_package() -> set[str]:
+    return {
+        f"{module}:{node.lineno}" for module, path in MODULES.items() if not module.startswith("shared.keys")
+        for node in ast.walk(ast.parse(path.read_text())) if _spells_a_key(node)
+    }
+
+
+def test_every_redis_key_is_built_in_the_keys_package() -> None:
+    assert _keys_spelt_outside_the_keys_package() == set()
+
+
+def test_a_key_spelt_by_hand_is_seen() -> None:
+    spelt = [ast.parse(source).body[0].value for source in ('"truc:{m:1}:views"', 'f"truc:{x}"', 'f"{PREFIX}:a"',
+                                                           'f"{keys.PREFIX}:a"', '"truce"', 'f"{x}:truc:"')]
+    assert [_spells_a_key(node) for node in spelt] == [True, True, True, True, False, False]
