@@ -21,10 +21,10 @@ from shared.subscriber import Subscriber
 
 from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
 from .abuse_limits import Limiter, rate_limit_headers
+from .api_error import ApiError
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
-from .error_handlers import ApiError
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
 from .player_stream import blp as player_stream_blueprint

@@ -5,7 +5,7 @@ from flask import request
 
 from shared.observability.log_context import bind
 
-from .error_handlers import ApiError
+from .api_error import ApiError
 from .players import Player
 from .tickets import StreamTickets
 from .wiring import services

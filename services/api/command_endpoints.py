@@ -12,9 +12,9 @@ from shared.redaction import public_events
 from shared.rules import Cancel, Seat, Status
 
 from . import app as use_cases
+from .api_error import ApiError, invalid
 from .auth import required_player
 from .client_address import client_address
-from .error_handlers import ApiError, invalid
 from .json_responses import json_response
 from .players import NameTakenError
 from .private_matches import with_invite

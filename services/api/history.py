@@ -7,10 +7,10 @@ from shared.eventstore.port import EventStore, StoredEvent
 from shared.redaction import public_events
 from shared.rules import Status, replay_view
 
+from .api_error import ApiError, not_found
 from .app import latest
 from .auth import optional_player
 from .client_address import client_address
-from .error_handlers import ApiError, not_found
 from .json_responses import json_response
 from .language import Plural
 from .private_matches import check_state

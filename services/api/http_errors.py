@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from shared.rules.rule_errors import N_
 
-from .error_handlers import ApiError, invalid
+from .api_error import ApiError, invalid
 
 _HTTP_CODES = {
     400: "INVALID_REQUEST", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",

@@ -30,8 +30,8 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
+from .api_error import ApiError
 from .auth import stream_caller
-from .error_handlers import ApiError
 from .fanout import Hub
 from .feeds import PlayerFeed
 from .players import Player

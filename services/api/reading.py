@@ -8,10 +8,10 @@ from shared.readmodels.projection import match_view
 from shared.readmodels.projection import summary as lobby_line
 from shared.rules import Seat
 
+from .api_error import not_found
 from .app import latest
 from .auth import optional_player
 from .client_address import client_address
-from .error_handlers import not_found
 from .json_responses import json_response, raw_json_response
 from .players import Player
 from .private_matches import check_summary, invite_only, with_invite

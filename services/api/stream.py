@@ -23,10 +23,10 @@ from marshmallow import Schema, fields, validate
 from shared.fold import FoldedMatch
 from shared.rules import Seat
 
+from .api_error import ApiError, not_found
 from .app import latest
 from .auth import stream_caller
 from .client_address import client_address
-from .error_handlers import ApiError, not_found
 from .fanout import Hub
 from .feeds import MatchFeed
 from .players import Player

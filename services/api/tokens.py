@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 
 from marshmallow import Schema, fields
 
+from .api_error import ApiError
 from .auth import bearer_token, required_player
-from .error_handlers import ApiError
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
 from .tickets import StreamTickets
