@@ -1,5 +1,5 @@
 """The command side's application layer: the use cases create, join and act, and the
-clock's ``time_out`` and ``expire`` that a timer process calls.
+clock's ``time_out`` and ``expire`` (:mod:`.timeouts`) that a timer process calls.
 
 Each use case loads the match through the one fold (``loading``), asks the rules engine
 to ``decide``, and records the events at the version it decided on (``recording``),
