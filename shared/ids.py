@@ -1,7 +1,7 @@
 """What a match or player id may be, and random new ones: URL- and key-safe, and never starting
 with '-' (a leading dash would read as an option on any command line, e.g. `truc audit -x…`).
 
-Ids come from outside (URLs, job arguments) and become parts of Redis keys (shared/keys.py):
+Ids come from outside (URLs, job arguments) and become parts of Redis keys (shared/keys/):
 an id may never smuggle ``{``, ``}`` or ``:`` into a key and change its slot or shape.
 """
 from __future__ import annotations

@@ -12,7 +12,7 @@ A unit is held from when it is taken until it is given back, or until ``hold_ms`
 
 Why one Lua script rather than flask-limiter (limits on Redis): that library counts rate
 windows but has no unit that is given back, so open streams and waiting matches would need
-a second mechanism anyway; it builds its own Redis keys, where ``shared/keys.py`` builds
+a second mechanism anyway; it builds its own Redis keys, where ``shared/keys/`` builds
 every key; and it counts a request before the view runs, where a registration or a match
 that the use case refuses should cost nothing. One sorted set per limit and subject
 (member: the unit, score: when it lapses) serves both kinds, in one round trip, with one

@@ -4,7 +4,7 @@ Each API process remembers the tokens it looked up (``services/api/token_cache.p
 authenticated request asks Redis nothing. Deleting a token's key alone would leave every
 process that remembers it serving it until its entry expires; so the hash is published on
 ``keys.TOKENS_REVOKED`` too, and each process's one subscriber makes its cache forget it
-(``services/api/revocations.py``). Every revocation takes this one path: a rotated token, a
+(``services/api/revocation_listener.py``). Every revocation takes this one path: a rotated token, a
 reconfigured bot's, and later a deleted session's or an erased player's.
 
 Only hashes travel: the tokens themselves are never stored, logged or published.

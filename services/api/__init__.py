@@ -19,24 +19,24 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import commands, errors, health, history, http_errors, observe, reading, reference
+from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
+from .abuse_limits import Limiter, rate_limit_headers
+from .api_error import ApiError
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
-from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
-from .errors import ApiError
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
-from .limits import Limiter, rate_limit_headers
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
-from .revocations import Revocations
+from .revocation_listener import Revocations
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
 from .token_cache import TokenCache
 from .tokens import blp as tokens_blueprint
+from .wiring import Services
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -105,11 +105,11 @@ def _route(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     api = DocumentedApi(app)
     api.register_converter(IdConverter, id_param_schema)
-    errors.register(app)
+    error_handlers.register(app)
     http_errors.register(app)
     app.after_request(rate_limit_headers)
     app.after_request(mark_private)
-    api.register_blueprint(commands.blp)
+    api.register_blueprint(command_endpoints.blp)
     api.register_blueprint(reading.blp)
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)

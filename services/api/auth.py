@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from flask import g, request
 
-from shared.observability.context import bind
+from shared.observability.log_context import bind
 
-from .context import services
-from .errors import ApiError
+from .api_error import ApiError
 from .players import Player, token_hash
 from .tickets import StreamTickets
+from .wiring import services
 
 
 def _bearer() -> str | None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.i18n import Translator
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
-from .app.errors import CustomTermsError
+from .app.application_errors import CustomTermsError
 
 _KNOWS_CARDS = N_("The creator of this match chose {terms}, so they may know your cards and it never counts on "
                   "the scoreboard; join with {accept} to play it anyway.")

@@ -5,11 +5,11 @@ as text with their values already filled in: :func:`services.api.language.field_
 matches a sentence against these templates to find what to translate and the values to put
 back. The player-name rule is :data:`shared.names.RULE`; its sentence is here so that it is
 translated too (a test holds the two alike). The rules' and cards' refusals carry their own
-template and values (:class:`shared.rules.errors.TemplatedError`): nothing is matched back.
+template and values (:class:`shared.rules.rule_errors.TemplatedError`): nothing is matched back.
 """
 from __future__ import annotations
 
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
 FIELD_MESSAGES = (
     # marshmallow and webargs

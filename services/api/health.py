@@ -14,10 +14,10 @@ from flask import Response, current_app
 
 from shared.readmodels.parked import ParkedMatches
 
-from .context import Services, services
 from .json_responses import json_response
 from .language import say
 from .smorest import ApiBlueprint
+from .wiring import Services, services
 
 FIGURES_SECONDS = 2.0
 

@@ -7,16 +7,16 @@ from shared.eventstore.port import EventStore, StoredEvent
 from shared.redaction import public_events
 from shared.rules import Status, replay_view
 
-from .addresses import client_address
+from .api_error import ApiError, not_found
 from .app import latest
 from .auth import optional_player
-from .context import services
-from .errors import ApiError, not_found
+from .client_address import client_address
 from .json_responses import json_response
 from .language import Plural
 from .private_matches import check_state
 from .schemas import ErrorSchema, EventLogSchema, EventsQuerySchema, ReplayQuerySchema
 from .smorest import ApiBlueprint
+from .wiring import services
 
 _PAGE = 64  # events read at a time past the window
 

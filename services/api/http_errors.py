@@ -1,7 +1,7 @@
 """Werkzeug's own HTTP errors (a body that is not JSON, an unknown address, a method not
 allowed, a body too large, a failed validation) answered in this API's codes and sentences.
 
-They come from the framework rather than from a use case: :mod:`.errors` answers the
+They come from the framework rather than from a use case: :mod:`.error_handlers` answers the
 use cases' refusals and the rules', this module everything that never reached a view.
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
-from .errors import ApiError, invalid
+from .api_error import ApiError, invalid
 
 _HTTP_CODES = {
     400: "INVALID_REQUEST", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",

@@ -2,7 +2,7 @@
 
 ``?lang=`` wins, then ``Accept-Language`` by its q-values, then English
 (:func:`shared.i18n.negotiate`). Every response says which with ``Content-Language`` and
-``Vary: Accept-Language``. The errors module translates each answer's sentence at answer
+``Vary: Accept-Language``. :mod:`.error_handlers` translates each answer's sentence at answer
 time with :func:`translator_now`; error codes are never translated.
 """
 from __future__ import annotations

@@ -14,11 +14,11 @@ import time
 
 from flask import Flask, Response, g, request
 
-from shared.observability import context, exposition, metrics
+from shared.observability import exposition, log_context, metrics
 from shared.readmodels.parked import ParkedMatches
 from shared.rules import ACTIONS
 
-from .context import Services
+from .wiring import Services
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _COMMANDS = {"commands.register_player": "register", "commands.create_match": "create",
@@ -31,7 +31,7 @@ def install(app: Flask, ctx: Services) -> None:
     """Request ids and log context always; metrics and ``/metrics`` unless ``METRICS=off``."""
     app.before_request(_begin)
     app.after_request(_end)
-    app.teardown_request(lambda error: context.clear())
+    app.teardown_request(lambda error: log_context.clear())
     if metrics.enabled():
         exposed = exposition.registry(exposition.Figures(lambda: _figures(ctx)))
         app.add_url_rule("/metrics", "metrics", lambda: Response(exposition.scrape(exposed), 200,
@@ -40,14 +40,14 @@ def install(app: Flask, ctx: Services) -> None:
 
 def _begin() -> None:
     g.started = time.perf_counter()
-    g.request_id = context.request_id(request.headers.get(context.REQUEST_ID_HEADER))
+    g.request_id = log_context.request_id(request.headers.get(log_context.REQUEST_ID_HEADER))
     view_args = request.view_args or {}
-    context.clear()
-    context.bind(request_id=g.request_id, match_id=view_args.get("match_id"), player_id=view_args.get("player_id"))
+    log_context.clear()
+    log_context.bind(request_id=g.request_id, match_id=view_args.get("match_id"), player_id=view_args.get("player_id"))
 
 
 def _end(response: Response) -> Response:
-    response.headers[context.REQUEST_ID_HEADER] = g.get("request_id") or context.request_id(None)
+    response.headers[log_context.REQUEST_ID_HEADER] = g.get("request_id") or log_context.request_id(None)
     rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
     metrics.record_request(rule, request.method, response.status_code)
     command = _command()

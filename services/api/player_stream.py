@@ -30,15 +30,15 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
 
+from .api_error import ApiError
 from .auth import stream_caller
-from .context import services
-from .errors import ApiError
 from .fanout import Hub
 from .feeds import PlayerFeed
 from .players import Player
 from .schemas import MAX_POSITION, ErrorSchema
 from .smorest import ApiBlueprint
 from .stream import KEEP_ALIVE_SECONDS, RETRY_MS, StreamQuerySchema, sse_response
+from .wiring import services
 
 blp = ApiBlueprint("player_stream", __name__, description="A player's own notices as server-sent events.")
 

@@ -15,9 +15,9 @@ from flask import request
 
 from shared.rules import MatchState
 
+from .api_error import not_found
 from .app import Matches, latest
 from .app.invites import admits, invite_of, shown_to
-from .errors import not_found
 from .players import Player
 from .privacy import INVITE_HEADER
 

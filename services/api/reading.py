@@ -1,6 +1,8 @@
 """Endpoints that read: served from the projector's read models."""
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 from flask import Response
 
@@ -8,11 +10,10 @@ from shared.readmodels.projection import match_view
 from shared.readmodels.projection import summary as lobby_line
 from shared.rules import Seat
 
-from .addresses import client_address
+from .api_error import not_found
 from .app import latest
 from .auth import optional_player
-from .context import services
-from .errors import not_found
+from .client_address import client_address
 from .json_responses import json_response, raw_json_response
 from .players import Player
 from .private_matches import check_summary, invite_only, with_invite
@@ -25,6 +26,7 @@ from .schemas import (
     ViewQuerySchema,
 )
 from .smorest import ApiBlueprint
+from .wiring import services
 
 blp = ApiBlueprint("reading", __name__, description="Match views, the lobby and the scoreboard.")
 
@@ -36,32 +38,51 @@ _FIRST_PROJECTION_WAIT = 1.0  # a match created a moment ago may not be projecte
 @blp.response(200)
 def get_match(query: dict, match_id: str) -> Response:
     """The match as the caller may see it; `min_version` + `wait` wait for a version (read-your-writes)."""
-    ctx = services()
     player = optional_player()
-    served = ctx.read_models.at(ctx.read_models.generation())  # resolved once per request
-    summary = served.summary(match_id)  # written with the views, so its version is theirs: one read for both
-    projected = summary["version"] if summary else 0
-    if projected == 0 and ctx.store.version(match_id) == 0:
-        raise not_found()
-    if summary is not None:  # before any wait: a hidden match holds no slot
-        check_summary(ctx.matches, match_id, summary, player)
-    min_version = max(query["min_version"], 1)
-    wait = query["wait"] if projected else max(query["wait"], _FIRST_PROJECTION_WAIT)
-    if projected < min_version and wait and _waited(match_id, min_version, wait):
-        served = ctx.read_models.at(ctx.read_models.generation())
-        summary = served.summary(match_id)
+    served, summary = _read_view(match_id)
+    _check_readable(match_id, summary, player)  # before any wait: a hidden match holds no slot
+    if _wait_for_version(match_id, summary, query):
+        served, summary = _read_view(match_id)
     if summary is None:
         return _from_the_stream(match_id, player)
-    check_summary(ctx.matches, match_id, summary, player)
+    check_summary(services().matches, match_id, summary, player)
     return _served_view(served, match_id, summary, player)
 
 
-def _served_view(served, match_id: str, summary: dict, player: Player | None) -> Response:
+def _read_view(match_id: str) -> tuple[Any, dict | None]:
+    """The generation served now (resolved once per read) and the match's lobby line in it, if projected.
+
+    The lobby line is written with the views, so its version is theirs: one read for both.
+    """
+    read_models = services().read_models
+    served = read_models.at(read_models.generation())
+    return served, served.summary(match_id)
+
+
+def _projected(summary: dict | None) -> int:
+    return summary["version"] if summary else 0
+
+
+def _check_readable(match_id: str, summary: dict | None, player: Player | None) -> None:
+    """404 for a match that does not exist, or a private one the caller may not read."""
+    ctx = services()
+    if _projected(summary) == 0 and ctx.store.version(match_id) == 0:
+        raise not_found()
+    if summary is not None:
+        check_summary(ctx.matches, match_id, summary, player)
+
+
+def _wait_for_version(match_id: str, summary: dict | None, query: dict) -> bool:
+    """Wait for the version asked (at least 1: a match created a moment ago), if not served yet; True if it waited."""
+    projected = _projected(summary)
+    min_version = max(query["min_version"], 1)
+    wait = query["wait"] if projected else max(query["wait"], _FIRST_PROJECTION_WAIT)
+    return projected < min_version and bool(wait) and _waited(match_id, min_version, wait)
+
+
+def _served_view(served: Any, match_id: str, summary: dict, player: Player | None) -> Response:
     """The stored view of the caller's audience (the creator's with the invite, while it is needed)."""
-    audience = "spectator"
-    for seat, seated in summary["players"].items():
-        if player is not None and seated and seated["id"] == player.id:
-            audience = seat
+    audience = _audience(summary, player)
     body = served.view_json(match_id, audience)
     if audience == "A" and invite_only(summary):
         body = orjson.dumps(with_invite(services().matches, orjson.loads(body)))
@@ -69,6 +90,15 @@ def _served_view(served, match_id: str, summary: dict, player: Player | None) ->
     # From the body served: a projector write may land between the two reads above.
     response.headers["ETag"] = f'"{orjson.loads(body)["version"]}"'
     return response
+
+
+def _audience(summary: dict, player: Player | None) -> str:
+    """The seat ``player`` holds in the match, else ``spectator``."""
+    audience = "spectator"
+    for seat, seated in summary["players"].items():
+        if player is not None and seated and seated["id"] == player.id:
+            audience = seat
+    return audience
 
 
 def _waited(match_id: str, min_version: int, wait: float) -> bool:

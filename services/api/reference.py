@@ -22,10 +22,10 @@ from flask import Response
 from shared import keys
 from shared.eventstore.lua import Script
 
-from .context import services
 from .json_responses import json_response
 from .schemas import ActionSchema
 from .smorest import ApiBlueprint
+from .wiring import services
 
 ENV_FLAG = "BENCH_REFERENCE"
 STREAM_PREFIX = "bench-reference-"  # match ids are 12 random characters: never this long prefix

@@ -186,7 +186,7 @@ class ScoreboardSchema(Schema):
 
 
 class ErrorSchema(Schema):
-    """Every error answered (errors.py); some codes add detail fields, e.g. ``version`` on 412."""
+    """Every error answered (api_error.py); some codes add detail fields, e.g. ``version`` on 412."""
 
     class Meta:
         unknown = INCLUDE  # documented as open: detail fields vary by code

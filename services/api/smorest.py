@@ -19,7 +19,7 @@ class ApiBlueprint(Blueprint):
 
 
 class DocumentedApi(Api):
-    """flask-smorest's Api, documenting errors in the shape errors.py answers (not its own)."""
+    """flask-smorest's Api, documenting errors in the shape api_error.py answers (not its own)."""
 
     ERROR_SCHEMA = ErrorSchema
 

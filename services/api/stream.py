@@ -23,17 +23,17 @@ from marshmallow import Schema, fields, validate
 from shared.fold import FoldedMatch
 from shared.rules import Seat
 
-from .addresses import client_address
+from .api_error import ApiError, not_found
 from .app import latest
 from .auth import credential, stream_caller
-from .context import services
-from .errors import ApiError, not_found
+from .client_address import client_address
 from .fanout import Hub
 from .feeds import MatchFeed
 from .players import Player
 from .private_matches import check_state
 from .schemas import ErrorSchema, position
 from .smorest import ApiBlueprint
+from .wiring import services
 
 blp = ApiBlueprint("stream", __name__, description="Live match views as server-sent events.")
 

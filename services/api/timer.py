@@ -21,13 +21,13 @@ import redis
 
 from shared.eventstore.port import system_clock
 from shared.observability import metrics
-from shared.observability.context import bound
+from shared.observability.log_context import bound
 from shared.readmodels import ReadModels
 from shared.readmodels.clocks import Clocks
 from shared.rules import MatchState, RuleError, deadline
 
 from .app import Matches, expire, latest, time_out
-from .app.errors import ApplicationError
+from .app.application_errors import ApplicationError
 
 BATCH = 100  # due matches taken per look
 MAX_SLEEP_SECONDS = 0.5  # a clock started meanwhile by the projector is seen this soon

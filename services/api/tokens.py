@@ -5,13 +5,13 @@ from datetime import UTC, datetime
 
 from marshmallow import Schema, fields
 
+from .api_error import ApiError
 from .auth import bearer_token, required_player
-from .context import services
-from .errors import ApiError
 from .players import token_hash
 from .schemas import ErrorSchema
 from .smorest import ApiBlueprint
 from .tickets import StreamTickets
+from .wiring import services
 
 blp = ApiBlueprint("tokens", __name__, description="Stream tickets and token rotation.")
 

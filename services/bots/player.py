@@ -14,7 +14,7 @@ import time
 from services.bots.strategies import Strategy
 from services.client import ApiError, ServerEvent, TrucClient
 from shared.bot import BOT_PLAYER_ID
-from shared.observability.context import bound
+from shared.observability.log_context import bound
 
 log = logging.getLogger(__name__)
 

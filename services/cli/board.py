@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from shared.i18n import Translator
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
 from .lang import ENGLISH, counted
 from .untrusted import markup_text, name_text

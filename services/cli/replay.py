@@ -28,7 +28,7 @@ from shared.fold import FoldedMatch, GapError, fold
 from shared.i18n import Translator
 from shared.rules import events as ev
 
-from .context import MATCH_ID, backends
+from .backends import MATCH_ID, backends
 from .lang import ENGLISH, lang_option, terminal
 from .replay_lines import Moment, left_on_table, line
 from .untrusted import markup_text

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from shared.i18n import Translator
 from shared.rules import CancelReason, Ending, MatchState, Seat, WinReason, iso_utc
 from shared.rules import events as ev
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 from shared.rules.state import RoundState, Trick
 
 from .lang import ENGLISH

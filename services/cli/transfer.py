@@ -30,7 +30,7 @@ from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.readmodels.parked import ParkedMatches
 from shared.rules.chance import fits_commitment
 
-from .context import MATCH_ID, backends
+from .backends import MATCH_ID, backends
 from .exports import FORMAT, Export, ExportError, read_export
 from .lang import lang_option, terminal
 from .untrusted import printable

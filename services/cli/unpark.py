@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from services.cli.context import MATCH_ID
+from services.cli.backends import MATCH_ID
 from services.cli.untrusted import printable
 from shared.config import Config
 from shared.readmodels.catching_up import ProjectorContext

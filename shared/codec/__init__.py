@@ -11,8 +11,8 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from shared.codec.event_schemas import schema_for
 from shared.codec.fast import FAST_ERRORS, reader, writer
-from shared.codec.schemas import schema_for
 from shared.eventstore.port import NewEvent, StoredEvent
 from shared.rules import EVENT_TYPES, Event
 

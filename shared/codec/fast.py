@@ -1,6 +1,6 @@
 """Plain-Python readers and writers of stored event data, one per event type.
 
-The schemas (:mod:`shared.codec.schemas`) define the stored shape; these are equivalents
+The schemas (:mod:`shared.codec.event_schemas`) define the stored shape; these are equivalents
 compiled per event type from the same type table, ~10x faster (decoding is most of what
 replaying a stream costs). They are stricter than the schemas: any value they are not
 sure of raises ``Doubt``, and the schema itself then loads (or dumps) the event and words

@@ -2,23 +2,23 @@
 
 ``EventStore`` is the port (:mod:`.port`), with two small companions a store also
 implements: the projector's ``ProjectionMarks`` (:mod:`.marks`) and the idempotency
-``AppendTokens`` (:mod:`.tokens`). ``InMemoryEventStore`` and ``RedisEventStore``
+``AppendTokens`` (:mod:`.append_tokens`). ``InMemoryEventStore`` and ``RedisEventStore``
 implement all three, held to one contract suite (tests/contract).
 """
 
+from shared.eventstore.append_tokens import AppendToken, AppendTokens, TokenRecord
 from shared.eventstore.durable import Acknowledgement
-from shared.eventstore.errors import (
+from shared.eventstore.marks import ProjectionMarks
+from shared.eventstore.memory import InMemoryEventStore
+from shared.eventstore.port import Appended, EventStore, NewEvent, StoredEvent
+from shared.eventstore.redis_store import RedisEventStore
+from shared.eventstore.store_errors import (
     ConcurrencyError,
     CorruptEventError,
     DuplicateAppendError,
     EventStoreError,
     NotDurableError,
 )
-from shared.eventstore.marks import ProjectionMarks
-from shared.eventstore.memory import InMemoryEventStore
-from shared.eventstore.port import Appended, EventStore, NewEvent, StoredEvent
-from shared.eventstore.redis_store import RedisEventStore
-from shared.eventstore.tokens import AppendToken, AppendTokens, TokenRecord
 
 __all__ = [
     "Acknowledgement",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.eventstore.errors import CorruptEventError
 from shared.eventstore.port import StoredEvent, decode_data
+from shared.eventstore.store_errors import CorruptEventError
 
 
 def text(value: bytes | str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
+from shared.eventstore.append_tokens import REFUSALS_KEPT, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
-from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError
 from shared.eventstore.port import (
     Appended,
     Clock,
@@ -19,7 +19,7 @@ from shared.eventstore.port import (
     encode_data,
     system_clock,
 )
-from shared.eventstore.tokens import REFUSALS_KEPT, AppendToken, TokenRecord
+from shared.eventstore.store_errors import ConcurrencyError, DuplicateAppendError
 from shared.keys import validate_match_id
 
 

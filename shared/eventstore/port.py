@@ -6,7 +6,7 @@ version 1, the n-th has version n. Writers append with the version they read
 
 The port is only what every writer and reader of streams needs. A store also keeps
 the projector's marks (:mod:`~shared.eventstore.marks`) and the idempotency tokens
-(:mod:`~shared.eventstore.tokens`): each is its own small protocol, so a caller
+(:mod:`~shared.eventstore.append_tokens`): each is its own small protocol, so a caller
 names the part it uses.
 """
 
@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
-from shared.eventstore.tokens import AppendToken
+from shared.eventstore.append_tokens import AppendToken
 
 Clock = Callable[[], int]
 """Returns the current time as integer milliseconds since the Unix epoch."""

@@ -8,7 +8,8 @@ Layout (key names come from :mod:`shared.keys` only):
   Streams are NEVER trimmed (no XTRIM, no MAXLEN): the stream is the only source of
   truth, and XLEN *is* the current version.
 - ``truc:{m:<id>}:unprojected`` - the version of the latest append, set by the
-  append itself; the projector clears it once it has folded that far.
+  append itself; the projector clears it once it has folded that far
+  (:mod:`shared.eventstore.redis_marks`).
 - ``truc:{m:<id>}:catchup`` - set by an append that should ask for a catch-up job,
   cleared by the next read of the stream (the job's). An append that finds it set needs
   no job: one is queued that has not read yet. Under load this folds many appends into
@@ -27,13 +28,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from shared import keys
-from shared.connect import is_cluster_client
 from shared.eventstore import lua
+from shared.eventstore.append_tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.durable import Acknowledgement, run_and_wait
 from shared.eventstore.entries import text as _text
 from shared.eventstore.entries import to_stored as _to_stored
-from shared.eventstore.errors import ConcurrencyError, DuplicateAppendError, NotDurableError
 from shared.eventstore.port import (
     Appended,
     Clock,
@@ -46,27 +46,28 @@ from shared.eventstore.port import (
     encode_data,
     system_clock,
 )
-from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
+from shared.eventstore.redis_marks import RedisProjectionMarks
+from shared.eventstore.store_errors import ConcurrencyError, DuplicateAppendError, NotDurableError
 
 MASTER_ONLY = Acknowledgement()  # the default: answered once the master has it
-_SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 # How long an append's catch-up request stands for the appends after it. A catch-up job
 # normally clears it within milliseconds; if its enqueue was lost, the next append after
 # this asks again (and the worker's sweep covers a match nobody appends to any more).
 CATCH_UP_FLAG_MS = 2000
 
 
-class RedisEventStore:
+class RedisEventStore(RedisProjectionMarks):
     """The :class:`~shared.eventstore.port.EventStore` contract on Redis (or a Redis Cluster).
 
     ``client`` is a ``redis.Redis``, ``redis.cluster.RedisCluster`` or a fakeredis
     client, with ``decode_responses`` either way. With ``ack.replicas``, an append (and the
     replay of its token) raises NotDurableError unless that many replicas confirm it.
+    Its projector's marks are :class:`~shared.eventstore.redis_marks.RedisProjectionMarks`'.
     """
 
     def __init__(self, client: Any, clock: Clock = system_clock, ack: Acknowledgement = MASTER_ONLY) -> None:
-        self._client, self._clock, self._ack = client, clock, ack
-        self._per_slot = is_cluster_client(client)  # the unprojected index: one set per slot
+        super().__init__(client)
+        self._clock, self._ack = clock, ack
         # The chain link of each match's latest append by this process: the next append
         # by this process links to it without reading it back (events never change).
         self._heads: dict[str, tuple[int, str]] = {}
@@ -209,42 +210,6 @@ class RedisEventStore:
         """The latest version of the match; 0 if it has no events."""
         return int(self._client.xlen(keys.match_events(match_id)))
 
-    def unprojected(self) -> Iterator[str]:
-        """Ids of the matches carrying the unprojected mark.
-
-        This is the backstop sweep: the normal path is the catch-up job the API
-        enqueues after each append. SCAN may repeat a key; we yield each id once.
-        """
-        return self._scan_match_ids(keys.MATCH_UNPROJECTED_PATTERN)
-
-    def mark_projected(self, match_id: str, version: int) -> bool:
-        """Clear the mark unless a newer append set it; True if no mark remains."""
-        script_keys = [keys.match_unprojected(match_id), keys.unprojected_index(match_id, self._per_slot)]
-        cleared = lua.MARK_PROJECTED(self._client, script_keys, [version, match_id])
-        return bool(int(cleared))
-
-    def unprojected_count(self) -> int:
-        """How many matches carry the mark, from the index the scripts keep (no keyspace scan)."""
-        indexes = keys.unprojected_indexes(self._per_slot)
-        pipe = self._client.pipeline(transaction=False)
-        for index in indexes:
-            pipe.scard(index)
-        return sum(int(count) for count in pipe.execute())
-
-    def unprojected_listed(self) -> Iterator[str]:
-        """The matches the index lists as carrying the mark (what /health counts)."""
-        for index in keys.unprojected_indexes(self._per_slot):
-            for member in self._client.sscan_iter(index, count=_SCAN_COUNT):
-                yield _text(member)
-
     def match_ids(self) -> Iterator[str]:
         """Ids of every match with at least one event (SCAN: for rebuilds and sweeps)."""
-        return self._scan_match_ids(keys.MATCH_EVENTS_PATTERN)
-
-    def _scan_match_ids(self, pattern: str) -> Iterator[str]:
-        seen: set[str] = set()
-        for key in self._client.scan_iter(match=pattern, count=_SCAN_COUNT):
-            match_id = keys.match_id_from_key(key)
-            if match_id not in seen:
-                seen.add(match_id)
-                yield match_id
+        return self._scan_match_ids(keys.MATCH_EVENTS_PATTERN)  # the marks' sweep, over the streams

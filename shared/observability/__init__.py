@@ -1,6 +1,6 @@
 """What every process tells its operators: Prometheus metrics and one-line structured logs.
 
-- :mod:`.context`: the request id rules, and the ids (request, match, player) bound to
+- :mod:`.log_context`: the request id rules, and the ids (request, match, player) bound to
   whatever the current request or job logs;
 - :mod:`.logs`: one JSON object per line (``LOG_FORMAT=json``) or a line for people
   (``text``), with tokens, seeds and credentials kept out;

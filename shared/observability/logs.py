@@ -2,7 +2,7 @@
 
 Every process (the API and its gunicorn master, the timer, the projector workers, the bot,
 the CLI) calls :func:`setup` once, or, under gunicorn, loads :func:`gunicorn_dict`. Each line
-carries the ids bound in :mod:`.context` (``request_id``, ``match_id``, ``player_id``) and
+carries the ids bound in :mod:`.log_context` (``request_id``, ``match_id``, ``player_id``) and
 the fields a call passes in ``extra``. Secrets never reach a line: a field whose name says
 token, seed, secret, password, cookie or authorization is dropped, and a bearer token or a
 ``token=``, ``ticket=`` or ``invite=`` in a message or a traceback is masked.
@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from .context import current
+from .log_context import current
 
 _SECRET_NAME = re.compile(r"token|seed|secret|password|cookie|authorization", re.IGNORECASE)
 _SECRET_TEXT = re.compile(r"(?i)(authorization:\s*(?:bearer\s+)?|bearer\s+|token=|ticket=|invite=|seed=)[^\s&'\",]+")

@@ -39,7 +39,7 @@ from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache, FoldedMatch, fold_stream, fold_stream_then
 from shared.keys import validate_match_id
 from shared.observability import metrics
-from shared.observability.context import bound
+from shared.observability.log_context import bound
 from shared.readmodels.generations import Pointer, pointer_from, queue_pointer_read
 from shared.readmodels.parked import TRANSIENT, ParkedMatch, ParkedMatches, Poison, describe, find_poison
 from shared.readmodels.projection import MatchReadModels, read_models_of

@@ -36,9 +36,9 @@ from rq.exceptions import StopRequested
 from rq.timeouts import BaseTimeoutException
 
 from shared import keys
-from shared.eventstore.errors import CorruptEventError
 from shared.eventstore.port import EventStore, StoredEvent, system_clock
 from shared.eventstore.schema import iso_from_ms
+from shared.eventstore.store_errors import CorruptEventError
 from shared.fold import FoldedMatch, fold
 from shared.readmodels.served import ReadModels
 

@@ -41,10 +41,10 @@ from .commands import (
     command_for,
 )
 from .decide import Command, decide
-from .errors import RuleCode, RuleError, SetupError
 from .events import EVENT_TYPES, Event
 from .evolve import evolve, replay
 from .legal import legal_actions
+from .rule_errors import RuleCode, RuleError, SetupError
 from .state import (
     INITIAL,
     SEATS,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .errors import N_, TemplatedError
+from .rule_errors import N_, TemplatedError
 
 #: Ranks from low to high (R3): 9 < 10 < J < Q < K < A < 8 < 7.
 RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A", "8", "7")

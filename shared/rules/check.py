@@ -20,7 +20,7 @@ from .commands import (
     Resign,
     TimeOut,
 )
-from .errors import N_, RuleCode, RuleError
+from .rule_errors import N_, RuleCode, RuleError
 from .state import MatchState, QuestionKind, RoundState, Seat, Status
 from .variants import RedealProposer
 

@@ -26,8 +26,8 @@ from .commands import (
     Resign,
     TimeOut,
 )
-from .errors import RuleCode, RuleError, SetupError
 from .evolve import evolve
+from .rule_errors import RuleCode, RuleError, SetupError
 from .state import CancelReason, MatchState, QuestionKind, Seat, Status, WinReason, with_seat
 
 Command = CreateMatch | JoinMatch | PlayerAction | TimeOut | ExpireLobby

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
 from typing import Any
 
-from .errors import N_, TemplatedError
+from .rule_errors import N_, TemplatedError
 
 
 class RaiseLadder(StrEnum):

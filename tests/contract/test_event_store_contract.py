@@ -25,9 +25,9 @@ from shared.eventstore import (
     RedisEventStore,
     TokenRecord,
 )
+from shared.eventstore.append_tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS
 from shared.eventstore.chain import chain_hash, genesis_hash
 from shared.eventstore.port import encode_data
-from shared.eventstore.tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS
 
 
 class FakeClock:

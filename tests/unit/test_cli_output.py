@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from services.cli import audit as audit_cli
+from services.cli import audit_command as audit_cli
 from services.cli import play as play_cli
-from services.cli import rebuild as rebuild_cli
-from services.cli.context import Backends
+from services.cli import rebuild_command as rebuild_cli
+from services.cli.backends import Backends
 from shared.audit import AuditReport
 from shared.config import Config
 from shared.readmodels import ReadModels

@@ -6,7 +6,7 @@ import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from shared.observability import context, logs, metrics
+from shared.observability import log_context, logs, metrics
 from tests.unit.api.support import fake_app
 
 SAFE = ["a", "abc.1", "A-b_c.9", "x" * 64]
@@ -15,14 +15,14 @@ UNSAFE = ["", " ", "x" * 65, "a b", "a\nb", "é", "a/b", "a;b", "<script>"]
 
 @pytest.mark.parametrize("sent", SAFE)
 def test_a_safe_request_id_is_kept(sent):
-    assert context.request_id(sent) == sent
+    assert log_context.request_id(sent) == sent
 
 
 @pytest.mark.parametrize("sent", [*UNSAFE, None])
 def test_an_unsafe_or_missing_request_id_is_replaced_by_a_new_one(sent):
-    made = context.request_id(sent)
+    made = log_context.request_id(sent)
     assert made != sent and len(made) == 32 and made.isalnum()
-    assert context.request_id(sent) != made  # a new one each time
+    assert log_context.request_id(sent) != made  # a new one each time
 
 
 @pytest.fixture

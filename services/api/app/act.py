@@ -18,7 +18,7 @@ from shared.fold import FoldedMatch
 from shared.rules import Cancel, Event, RuleError, Seat, command_for, decide
 
 from ..players import Player
-from .errors import NotAPlayerError, NotTheCreatorError, VersionConflictError
+from .application_errors import NotAPlayerError, NotTheCreatorError, VersionConflictError
 from .idempotency import remembered, replay, replayed, token_for
 from .loading import cached
 from .matches import Matches

@@ -12,7 +12,7 @@ from shared.rules import CreateMatch, Seat, decide
 from shared.rules.chance import SeededChance
 
 from ..players import Player
-from .errors import AlreadySeatedError
+from .application_errors import AlreadySeatedError
 from .join import join
 from .matches import Matches
 from .recording import Recorded, record

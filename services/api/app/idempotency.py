@@ -18,7 +18,7 @@ from shared.eventstore import AppendToken, TokenRecord
 from shared.rules import RuleCode, RuleError, Seat
 
 from ..players import Player
-from .errors import ApplicationError, KeyInUseError, KeyReusedError
+from .application_errors import ApplicationError, KeyInUseError, KeyReusedError
 from .loading import latest
 from .matches import Matches
 from .recording import Recorded

@@ -19,7 +19,7 @@ import hmac
 from shared.rules import MatchState, Seat
 
 from ..players import Player
-from .errors import SeedUnavailableError
+from .application_errors import SeedUnavailableError
 from .matches import Matches
 
 INVITE_CHARS = 22  # base64url characters kept: 132 bits, beyond guessing under any rate limit

@@ -7,7 +7,7 @@ from shared.rules import JoinMatch, MatchState, Rules, Seat, decide
 from shared.rules.variants import RANKED_TARGET, RANKED_TURN_SECONDS
 
 from ..players import Player
-from .errors import CustomTermsError, MatchNotFoundError
+from .application_errors import CustomTermsError, MatchNotFoundError
 from .invites import admits, shown_to
 from .matches import Matches
 from .recording import Recorded, record, retrying

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.fold import FoldedMatch
 from shared.rules import Status
 
-from .errors import MatchNotFoundError
+from .application_errors import MatchNotFoundError
 from .matches import Matches
 
 

@@ -13,7 +13,7 @@ from shared.fold import FoldCache
 from shared.rules.chance import Chance, SeededChance
 from shared.seeds import Seeds
 
-from .errors import SeedUnavailableError
+from .application_errors import SeedUnavailableError
 
 CACHE_SIZE = 4096  # matches whose latest fold a process keeps: a command reads only what is new
 _CHANCES_KEPT = 16_384

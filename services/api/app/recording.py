@@ -17,7 +17,7 @@ from shared.fold import FoldedMatch, fold
 from shared.observability import metrics
 from shared.rules import Event, MatchState, Seat
 
-from .errors import BusyError
+from .application_errors import BusyError
 from .loading import existing
 from .matches import Matches
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.api.addresses import UNKNOWN, address_of
+from services.api.client_address import UNKNOWN, address_of
 from shared.config import trusted_proxies
 
 PROXIES = trusted_proxies("10.9.0.0/16, 192.0.2.7, 2001:db8:ffff::/48")

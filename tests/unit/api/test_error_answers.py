@@ -1,12 +1,12 @@
 """Every refusal of a use case has one HTTP answer: a status, a stable code and a sentence."""
-from services.api.app.errors import (
+from services.api.app.application_errors import (
     ApplicationError,
     CustomTermsError,
     KeyInUseError,
     KeyReusedError,
     VersionConflictError,
 )
-from services.api.errors import answer
+from services.api.error_handlers import answer
 from shared.rules import RuleCode, RuleError
 
 

@@ -189,8 +189,8 @@ def test_a_stream_its_process_never_closed_stops_counting_once_its_lease_lapses(
 
 
 def test_a_stream_renews_its_lease_while_it_sends(fake_redis, monkeypatch) -> None:
-    from services.api import limits
-    monkeypatch.setattr(limits, "RENEW_EVERY_SECONDS", 0)
+    from services.api import abuse_limits
+    monkeypatch.setattr(abuse_limits, "RENEW_EVERY_SECONDS", 0)
     api = Api(fake_redis, STREAMS_PER_CLIENT="1", MAX_STREAMS="10")
     match_id = api.create(api.player("alice")).get_json()["id"]
     opened = api.http.get(f"/matches/{match_id}/stream", buffered=False)

@@ -2,7 +2,12 @@
 import pytest
 
 from services.api.app import Matches, act, create, join, latest
-from services.api.app.errors import KeyReusedError, MatchNotFoundError, NotAPlayerError, VersionConflictError
+from services.api.app.application_errors import (
+    KeyReusedError,
+    MatchNotFoundError,
+    NotAPlayerError,
+    VersionConflictError,
+)
 from services.api.players import Player
 from shared.eventstore import InMemoryEventStore
 from shared.rules import RuleCode, RuleError, Rules

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from services.api.app import clock as clock_use_cases
 from services.api.app import expire, latest, time_out
-from services.api.app.errors import MatchNotFoundError
+from services.api.app import timeouts as clock_use_cases
+from services.api.app.application_errors import MatchNotFoundError
 from shared.config import Config
 from shared.rules import RuleCode, RuleError, Seat, deadline
 from tests.unit.api.support import fake_app

@@ -5,7 +5,7 @@ import fakeredis
 import pytest
 
 from services.api.players import Player
-from services.api.revocations import Revocations
+from services.api.revocation_listener import Revocations
 from services.api.token_cache import TokenCache
 from shared import keys
 from shared.revocations import revoke

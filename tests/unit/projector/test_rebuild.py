@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from rq import Queue, SimpleWorker, Worker
 
-from services.cli import rebuild as rebuild_command
-from services.cli.context import Backends
+from services.cli import rebuild_command as rebuild_command
+from services.cli.backends import Backends
 from services.projector.jobs import catch_up, rebuild_batch
 from shared import keys
 from shared.codec import encode

@@ -1,7 +1,8 @@
-"""Every error the API answers: one JSON shape, a stable code, one human sentence.
+"""Which answer each outcome that is not a success gets: status, stable code, sentence.
 
-Application errors and rule refusals are mapped to HTTP here only. A sentence stays an English
-template with values until answered, then is translated (:mod:`.language`); codes never change."""
+Application errors, rule refusals, abuse limits and our own failures are mapped to HTTP here
+only, each to an :class:`~.api_error.ApiError` (the one JSON shape); :func:`register` installs
+the handlers so no outcome escapes that shape. Werkzeug's own errors: :mod:`.http_errors`."""
 from __future__ import annotations
 
 import math
@@ -13,13 +14,14 @@ from redis.exceptions import RedisError
 from shared.codec import UnknownEventError
 from shared.eventstore import CorruptEventError, NotDurableError
 from shared.fold import GapError
-from shared.i18n import Translator, translator
 from shared.limits import LimitedError
 from shared.rules import RuleError, SetupError
-from shared.rules.errors import N_
+from shared.rules.rule_errors import N_
 
 from . import custom_terms
-from .app.errors import (
+from .abuse_limits import headers
+from .api_error import ApiError, invalid
+from .app.application_errors import (
     AlreadySeatedError,
     ApplicationError,
     BusyError,
@@ -33,53 +35,7 @@ from .app.errors import (
     TooManyMatchesError,
     VersionConflictError,
 )
-from .language import Plural, mark_language, say, translated_fields, translator_now
-from .limits import headers
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": code, "message": ..., **detail}`` with ``status``.
-
-    ``message`` is an English template; ``params`` fill in its ``{placeholders}`` (a
-    :class:`Plural` is said in the answer's language too). ``.message`` is the English sentence.
-    """
-
-    def __init__(
-        self, status: int, code: str, message: str | Plural, *, headers: dict[str, str] | None = None,
-        params: dict[str, Any] | None = None, **detail: Any,
-    ) -> None:
-        self.template, self.params = message, params or {}
-        english = _said(translator("en"), message, self.params)
-        super().__init__(english)
-        self.status, self.code, self.message, self.detail = status, code, english, detail
-        self.headers = headers or {}
-
-    def response(self) -> tuple[dict[str, Any], int, dict[str, str]]:
-        tr = translator_now()
-        detail = dict(self.detail)
-        if "fields" in detail:
-            detail["fields"] = translated_fields(detail["fields"], tr)
-        return {"error": self.code, "message": _said(tr, self.template, self.params), **detail}, self.status, \
-            self.headers
-
-
-def _said(tr: Translator, template: str | Plural, params: dict[str, Any]) -> str:
-    values = {name: value.said(tr) if hasattr(value, "said") else value for name, value in params.items()}
-    if isinstance(template, Plural):
-        return tr.ngettext(template.singular, template.plural, template.count, **values)
-    return tr.gettext(template, **values)
-
-
-def invalid(message: str, fields: dict[str, Any] | None = None, **params: Any) -> ApiError:
-    return ApiError(400, "INVALID_REQUEST", message, params=params, fields=fields or {})
-
-
-_NO_SUCH = {"match": N_("There is no such match."), "player": N_("There is no such player.")}
-
-
-def not_found(what: str = "match") -> ApiError:
-    return ApiError(404, "NOT_FOUND", _NO_SUCH[what])
-
+from .language import Plural, mark_language, say
 
 # Each application error's answer: status, stable code, and the sentence a player reads.
 _ANSWERS: dict[type[ApplicationError], tuple[int, str, str]] = {

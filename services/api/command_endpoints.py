@@ -12,10 +12,9 @@ from shared.redaction import public_events
 from shared.rules import Cancel, Seat, Status
 
 from . import app as use_cases
-from .addresses import client_address
+from .api_error import ApiError, invalid
 from .auth import required_player
-from .context import services
-from .errors import ApiError, invalid
+from .client_address import client_address
 from .json_responses import json_response
 from .players import NameTakenError
 from .private_matches import with_invite
@@ -29,6 +28,7 @@ from .schemas import (
     PlayerSchema,
 )
 from .smorest import ApiBlueprint
+from .wiring import services
 
 blp = ApiBlueprint("commands", __name__, description="Register, create and join matches, and act in them.")
 

@@ -13,7 +13,7 @@ from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
 from shared.readmodels.projection import read_models_of
 
-from .context import MATCH_ID, backends
+from .backends import MATCH_ID, backends
 from .untrusted import markup_text
 
 

@@ -9,7 +9,7 @@ from flask import request
 
 from shared.addresses import UNKNOWN, address_of
 
-from .context import services
+from .wiring import services
 
 __all__ = ["UNKNOWN", "address_of", "client_address"]
 

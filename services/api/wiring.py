@@ -12,9 +12,9 @@ from shared.config import Network
 from shared.eventstore import EventStore
 from shared.readmodels import ReadModels
 
+from .abuse_limits import Limiter
 from .app import Matches
 from .feeds import LiveFeeds
-from .limits import Limiter
 from .players import Player, PlayerRegistry
 from .slots import Slots
 

@@ -11,7 +11,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from services.cli.context import backends
+from services.cli.backends import backends
 from services.cli.untrusted import markup_text, printable
 from shared.connect import connect
 from shared.queues import rebuild_queue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.eventstore.tokens import TokenRecord
+from shared.eventstore.append_tokens import TokenRecord
 
 
 class EventStoreError(Exception):

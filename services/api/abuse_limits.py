@@ -1,6 +1,6 @@
 """The API's abuse limits (API.md "Limits"): what is counted against whom, and when it is given back.
 
-Per client address (:mod:`.addresses`): registrations, joins, live streams open at once
+Per client address (:mod:`.client_address`): registrations, joins, live streams open at once
 (a match's or a player's), and reads of a match's history (replays, event logs: each costs
 a read and a fold, and needs no token). Per player: matches created, joins, matches
 waiting for an opponent, actions, and unfinished matches (``MAX_PLAYING``: waiting or
@@ -37,7 +37,7 @@ from shared.limits import Counters, Limit, LimitedError, Verdict
 from shared.observability import metrics
 from shared.rules import SEATS, MatchState, Seat, Status
 
-from .app.errors import TooManyMatchesError
+from .app.application_errors import TooManyMatchesError
 
 HOUR_MS = 3_600_000
 MINUTE_MS = 60_000

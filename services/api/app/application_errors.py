@@ -1,6 +1,6 @@
 """Why a use case records nothing: application errors, in the game's words, no HTTP in them.
 
-``services/api/errors.py`` answers each of them (and the rules' ``RuleError``) with an
+``services/api/error_handlers.py`` answers each of them (and the rules' ``RuleError``) with an
 HTTP status, a stable code and a sentence, in one place.
 """
 

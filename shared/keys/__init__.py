@@ -1,0 +1,78 @@
+"""Every Redis key of the project is built in this package, and nowhere else: ``truc:{<tag>}:<what>``.
+
+Callers import the package (``from shared import keys``; ``keys.match_events(match_id)``); each
+family of keys is a module of its own, by who writes it and what it means:
+
+- :mod:`.namespace`: the ``truc:`` prefix, the match's and the player's hash tags, ids read back;
+- :mod:`.event_store`: a match's stream, its append tokens and refusals, its seed (the command side);
+- :mod:`.backlog`: the projector's backlog: unprojected marks and their index, catch-up asks, lanes;
+- :mod:`.access`: players, claimed names, tokens and tickets, abuse limits' units;
+- :mod:`.read_models`: views, lobby, scoreboard, feeds, each by generation.
+
+tests/unit/test_architecture.py fails on a ``truc:`` key written anywhere else.
+"""
+from __future__ import annotations
+
+from shared.keys.access import (  # noqa: F401
+    LOOKALIKES_CLAIMED,
+    NAME_CLAIMS_PATTERN,
+    TOKENS_REVOKED,
+    limit,
+    player,
+    player_name,
+    player_token,
+    stream_ticket,
+)
+from shared.keys.backlog import (  # noqa: F401
+    MATCH_UNPROJECTED_PATTERN,
+    UNPROJECTED_INDEX,
+    lane_armed,
+    lane_pending,
+    lane_wake,
+    match_catch_up,
+    match_unprojected,
+    unprojected_index,
+    unprojected_indexes,
+)
+from shared.keys.event_store import (  # noqa: F401
+    MATCH_EVENTS_PATTERN,
+    MATCHES_APPENDED,
+    match_events,
+    match_refusals,
+    match_seed,
+    match_tokens,
+)
+from shared.keys.namespace import (  # noqa: F401
+    ID_PATTERN,
+    PREFIX,
+    InvalidMatchIdError,
+    match_id_from_key,
+    player_id_from_key,
+    validate_match_id,
+)
+from shared.keys.read_models import (  # noqa: F401
+    CLOCKS,
+    LOBBY_STATUSES,
+    PARKED,
+    PLAYERS_TOLD,
+    READ_MODELS,
+    SCOREBOARD,
+    SCOREBOARD_MATCHES,
+    VIEWS_CHANGED,
+    InvalidGenerationError,
+    InvalidLobbyStatusError,
+    generation_global_keys,
+    lobby,
+    match_views,
+    match_views_pattern,
+    player_feed,
+    player_matches,
+    player_matches_pattern,
+    player_results,
+    player_results_pattern,
+    player_totals,
+    player_totals_pattern,
+    scoreboard,
+    scoreboard_matches,
+    validate_generation,
+)
