@@ -57,7 +57,7 @@ def test_any_message_and_value_make_one_line(message, value):
     assert len(line.splitlines()) == 1 and not any(char in line for char in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028")
 
 
-@given(st.text())
+@given(st.text().filter(lambda text: text != "-"))  # "-" is gunicorn's "none", left out of every line
 def test_a_json_line_is_one_line_and_keeps_the_value_as_it_was(value):
     line = logs.JsonFormatter("api").format(_record(path=value))
     assert len(line.splitlines()) == 1 and orjson.loads(line)["path"] == value
