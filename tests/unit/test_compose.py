@@ -12,10 +12,6 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = {"redis", "api", "projector", "timer", "bot", "prometheus"}
-# Where the environment is read: the settings, and the launchers that read a variable of their own.
-READERS = ["shared/config.py", "services/api/gunicorn_config.py", "services/stack.py",
-           *(str(path.relative_to(ROOT)) for path in sorted(ROOT.glob("services/*/__main__.py")))]
-_READ = re.compile(r"""(?:env|environ)(?:\.get\(|\[)\s*["']([A-Z][A-Z0-9_]*)["']""")
 
 
 class _UniqueKeys(yaml.SafeLoader):
@@ -105,12 +101,3 @@ def test_prometheus_scrapes_the_api_and_every_worker_on_their_ports(
 def test_the_lanes_are_not_pinned_so_scaling_the_workers_needs_no_restart(compose: dict[str, Any]) -> None:
     assert "CATCH_UP_LANES" not in environment(compose["services"]["api"])
 
-
-def test_every_variable_the_code_reads_is_in_the_readme_settings_table() -> None:
-    readme = (ROOT / "README.md").read_text()
-    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
-    documented = set(re.findall(r"`([A-Z][A-Z0-9_]*)`", "\n".join(
-        line.split("|")[1] for line in table.splitlines() if line.startswith("| `"))))
-    read = {name for path in READERS for name in _READ.findall((ROOT / path).read_text())}
-    assert {"REDIS_URL", "BOT_TOKEN", "CATCH_UP_LANES"} <= read  # the pattern finds them
-    assert read - documented == set()
