@@ -7,14 +7,12 @@ import redis
 from flask import Flask
 
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
-from shared.catchup import CatchUpRequests
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
 from shared.observability import metrics
-from shared.queues import catch_up_queue, rebuild_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
@@ -22,6 +20,7 @@ from shared.subscriber import Subscriber
 from . import commands, errors, health, history, http_errors, observe, reading, reference
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
+from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .context import Services
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .errors import ApiError

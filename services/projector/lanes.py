@@ -1,4 +1,4 @@
-"""The projector's side of the catch-up lanes: the drain job (the API's side: :mod:`shared.catchup`).
+"""The projector's side of the catch-up lanes: the drain job (what both sides agree on: :mod:`shared.catch_up_lanes`).
 
 The drain keeps its lane armed, takes its matches in batches and catches each up.
 A drain lingers a few milliseconds before its first batch (``ProjectorContext.linger_seconds``,
@@ -18,7 +18,7 @@ each append still gets a job of its own. A drain never keeps a worker another jo
 for: behind another lane's waiting drain it queues a successor for its own lane (so lanes
 take turns when workers are fewer), and for a waiting rebuild job it gives its lane up.
 
-The lane count follows the live workers (:mod:`shared.catchup`), so a backlog may sit in
+The lane count follows the live workers (:mod:`shared.catch_up_lanes`), so a backlog may sit in
 fewer lanes than there are workers now (filed while fewer ran), or in a lane past the
 count. A drain that finds more than a batch left behind its first one spreads its lane:
 each match goes to its lane under the current count, whose drain is queued. And a worker's
@@ -34,12 +34,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import redis
-from rq import Queue, get_current_job
+from rq import Queue, Worker, get_current_job
 
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.jobs import current_context
+from services.projector.queues import enqueue_drain, rebuild_queue
 from shared import keys
-from shared.catchup import ARMED_MS, MAX_LANES, CatchUpRequests
-from shared.readmodels.catching_up import ProjectorContext, catch_up
+from shared.catch_up_lanes import ARMED_MS, MAX_LANES, LaneRequests
 
 BATCH = 64  # matches taken from a lane at once
 _EVERYTHING = 1 << 30  # SPOP with a count past the set's size returns the whole set
@@ -63,8 +65,15 @@ class Taken:
     left: int = 0  # matches still in the lane after this batch
 
 
-class CatchUpLanes(CatchUpRequests):
+class CatchUpLanes(LaneRequests):
     """The lanes of one catch-up queue as their drains see them: taken, waited on, disarmed."""
+
+    def __init__(self, queue: Queue, count: int = 0) -> None:
+        """``count`` pins the number of lanes; 0 follows the workers listening to ``queue``."""
+        self.queue = queue
+        self._rebuild_queue_key = rebuild_queue(queue.connection, queue.name).key
+        super().__init__(queue.connection, queue.name, lambda: Worker.count(queue=queue),
+                         lambda lane: enqueue_drain(queue, lane), count)
 
     def take(self, lane: int, count: int = BATCH) -> Taken:
         """Up to ``count`` matches of the lane, each handed to this caller only, the lane kept

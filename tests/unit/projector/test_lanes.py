@@ -10,15 +10,18 @@ import pytest
 from rq import SimpleWorker
 
 from services.projector import lanes as lanes_module
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.job_table import ProjectorJob
 from services.projector.jobs import catch_up
 from services.projector.lanes import CatchUpLanes, drain
-from shared import catchup as catchup_module
+from services.projector.queues import catch_up_queue, enqueue_drain, rebuild_queue
+from shared import catch_up_lanes as catchup_module
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.fold import fold_up_to
-from shared.queues import DRAIN_JOB, catch_up_queue, enqueue_drain, rebuild_queue
+from shared.job_names import DRAIN as DRAIN_JOB
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views
 from tests.projector_support import random_match, store_matches
 
 time_sleep = time.sleep  # the real one, for fakes that record naps and still take them
@@ -58,7 +61,7 @@ def test_a_drain_job_catches_up_every_match_of_its_lane_and_disarms_it(
     match_ids = store_matches(store, 6)
     for match_id in match_ids:
         lanes.request(match_id)
-    assert SimpleWorker([lanes.queue], connection=fake_redis).work(burst=True)
+    assert SimpleWorker([lanes.queue], connection=fake_redis, job_class=ProjectorJob).work(burst=True)
     for match_id in match_ids:
         assert readmodels.summary(match_id) == fresh_views(store, match_id).summary
     assert list(store.unprojected()) == []
@@ -226,7 +229,7 @@ def test_a_request_whose_job_cannot_be_queued_leaves_the_lane_disarmed(
     def no_queue(queue, lane):
         raise ConnectionError("the queue's Redis went away")
 
-    monkeypatch.setattr(catchup_module, "enqueue_drain", no_queue)
+    monkeypatch.setattr(lanes_module, "enqueue_drain", no_queue)
     with pytest.raises(ConnectionError):
         lanes.request("m1")
     monkeypatch.undo()
