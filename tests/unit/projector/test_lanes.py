@@ -16,7 +16,6 @@ from services.projector.job_table import ProjectorJob
 from services.projector.jobs import catch_up
 from services.projector.lanes import CatchUpLanes, drain
 from services.projector.queues import catch_up_queue, enqueue_drain, rebuild_queue
-from shared import catch_up_lanes as catchup_module
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.fold import fold_up_to
