@@ -153,34 +153,67 @@ def drain(
     waiting on an empty lane or at the end of its budget when a rebuild job waits (the
     lane is given up, so a rebuild gets the worker while the catch-up queue is empty).
     """
-    lanes = lanes or _lanes_of_this_job()
-    ctx = context or current_context()
-    deadline = time.monotonic() + budget_seconds
-    caught_up, busy, spread = 0, False, False
-    time.sleep(ctx.linger_seconds)  # the appends of this window join the first batch
-    while True:
-        taken = lanes.take(lane)
-        if taken.left >= BATCH and not spread:  # a backlog: share it with the lanes of other workers
-            lanes.spread(lane)
-            spread = True
+    run = _Drain(lane, lanes or _lanes_of_this_job(), context or current_context(),
+                 time.monotonic() + budget_seconds, patience_seconds)
+    time.sleep(run.ctx.linger_seconds)  # the appends of this window join the first batch
+    while run.step():
+        pass
+    return run.caught_up
+
+
+@dataclass
+class _Drain:
+    """One drain job's run over its lane: each ``step`` takes a batch and says whether to go on."""
+
+    lane: int
+    lanes: CatchUpLanes
+    ctx: ProjectorContext
+    deadline: float  # time.monotonic() when its budget ends
+    patience_seconds: float
+    caught_up: int = 0
+    busy: bool = False  # the last batch was not the lane's first since it was empty
+    spread: bool = False  # this run shared a backlog out already
+
+    def step(self) -> bool:
+        """Catch the next batch up; False once the lane is handed on or given up."""
+        taken = self._take()
         if not taken.matches:
-            busy = False
-            idle_worker_wanted = taken.catch_ups_waiting or taken.rebuilds_waiting
-            if patience_seconds > 0 and not idle_worker_wanted and time.monotonic() < deadline \
-                    and lanes.wait(lane, patience_seconds):
-                time.sleep(ctx.linger_seconds)  # woken by a request: let the next ones join it
-                continue
-            return caught_up + _give_up(lane, lanes, ctx)
-        batch, moved = _catch_up_batch(taken.matches, ctx)
-        caught_up += batch
-        if taken.catch_ups_waiting or time.monotonic() > deadline:
-            if taken.rebuilds_waiting and not taken.catch_ups_waiting:
-                return caught_up + _give_up(lane, lanes, ctx)
-            lanes.queue_drain(lane)  # still armed: the next job carries on
-            return caught_up
-        if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
-            time.sleep(_busy_linger(ctx, moved, len(taken.matches)))
-        busy = True
+            return self._wait_for_requests(taken)
+        batch, moved = _catch_up_batch(taken.matches, self.ctx)
+        self.caught_up += batch
+        if taken.catch_ups_waiting or time.monotonic() > self.deadline:
+            self._hand_on(taken)
+            return False
+        if self.busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
+            time.sleep(_busy_linger(self.ctx, moved, len(taken.matches)))
+        self.busy = True
+        return True
+
+    def _take(self) -> Taken:
+        taken = self.lanes.take(self.lane)
+        if taken.left >= BATCH and not self.spread:  # a backlog: share it with the lanes of other workers
+            self.lanes.spread(self.lane)
+            self.spread = True
+        return taken
+
+    def _wait_for_requests(self, taken: Taken) -> bool:
+        """The lane ran empty: True if a request came within the patience; else the lane is given up."""
+        self.busy = False
+        idle_worker_wanted = taken.catch_ups_waiting or taken.rebuilds_waiting
+        if self.patience_seconds > 0 and not idle_worker_wanted and time.monotonic() < self.deadline \
+                and self.lanes.wait(self.lane, self.patience_seconds):
+            time.sleep(self.ctx.linger_seconds)  # woken by a request: let the next ones join it
+            return True
+        self.caught_up += _give_up(self.lane, self.lanes, self.ctx)
+        return False
+
+    def _hand_on(self, taken: Taken) -> None:
+        """Out of budget, or another lane's drain waits: a successor carries the lane on, or a
+        waiting rebuild gets the worker (the lane is given up)."""
+        if taken.rebuilds_waiting and not taken.catch_ups_waiting:
+            self.caught_up += _give_up(self.lane, self.lanes, self.ctx)
+        else:
+            self.lanes.queue_drain(self.lane)  # still armed: the next job carries on
 
 
 def adopt_lanes(queue: Queue) -> None:
