@@ -8,7 +8,7 @@ already. An armed lane's drain may be waiting for requests, so a request to it w
 Lanes let several workers drain at once, so there are as many as live workers listen to
 the queue (RQ's registry, read at most every ``COUNT_SECONDS``; ``CATCH_UP_LANES`` pins a
 count): a worker started or stopped changes the lanes without a restart of the API. The
-drain itself, and why it lingers, is the projector's (``services.projector.lanes``); the
+drain itself, and why it lingers, is the projector's (``services.projector.drain``); the
 two sides meet only through the keys below and the job names of :mod:`shared.job_names`.
 
 Nothing relies on a lane for safety: every append also marks its match unprojected, and

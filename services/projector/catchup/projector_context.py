@@ -21,7 +21,7 @@ class ProjectorContext:
     cache: FoldCache = field(default_factory=FoldCache)
     page_size: int = PAGE_SIZE
     linger_seconds: float = 0.0  # how long a catch-up drain waits for more appends to batch
-    busy_linger_seconds: float = 0.0  # the same, while its lane stays busy (see services.projector.lanes)
+    busy_linger_seconds: float = 0.0  # the same, while its lane stays busy (see services.projector.drain)
 
     @classmethod
     def from_config(cls, config: Config) -> ProjectorContext:

@@ -9,12 +9,14 @@ import fakeredis
 import pytest
 from rq import SimpleWorker
 
+from services.projector import drain as drain_module
 from services.projector import lanes as lanes_module
 from services.projector.catchup.catching_up import fresh_views
 from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.drain import drain
 from services.projector.job_table import ProjectorJob
 from services.projector.jobs import catch_up
-from services.projector.lanes import CatchUpLanes, drain
+from services.projector.lanes import CatchUpLanes
 from services.projector.queues import catch_up_queue, enqueue_drain, rebuild_queue
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
@@ -112,14 +114,14 @@ def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
 ) -> None:
     lanes = one_lane
     bad, good = store_matches(store, 2)
-    real_catch_up = lanes_module.catch_up
+    real_catch_up = drain_module.catch_up
 
     def failing(match_id: str, ctx: ProjectorContext) -> int:
         if match_id == bad:
             raise ValueError("a bug in a view")
         return real_catch_up(match_id, ctx)
 
-    monkeypatch.setattr(lanes_module, "catch_up", failing)
+    monkeypatch.setattr(drain_module, "catch_up", failing)
     lanes.request(bad), lanes.request(good)
     lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context) == 1
@@ -144,9 +146,9 @@ def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
             store.append("m", [encode(e) for e in events[5:9]], 5)  # the same match moves on meanwhile
             lanes.request("m")
 
-    monkeypatch.setattr(lanes_module.time, "sleep", appends_while_lingering)
+    monkeypatch.setattr(drain_module.time, "sleep", appends_while_lingering)
     writes = []
-    monkeypatch.setattr(lanes_module, "catch_up", lambda match_id, ctx: writes.append(catch_up(match_id, ctx)))
+    monkeypatch.setattr(drain_module, "catch_up", lambda match_id, ctx: writes.append(catch_up(match_id, ctx)))
     assert drain(0, lanes, context) == 1
     assert writes == [9]  # folded and written once, with both appends
     assert readmodels.summary("m") == fresh_views(store, "m").summary
@@ -164,7 +166,7 @@ def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
     queued: list[bool] = []
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.5
     naps: list[float] = []
-    monkeypatch.setattr(lanes_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
+    monkeypatch.setattr(drain_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
     woken: list[bool] = []
     real_wait = lanes.wait
 
@@ -246,15 +248,15 @@ def _drained_while_requests_keep_coming(
             context.cache.put(fold_up_to(store, match_id, store.version(match_id) - 1))
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.004
     naps: list[float] = []
-    monkeypatch.setattr(lanes_module.time, "sleep", naps.append)
-    real_catch_up = lanes_module.catch_up
+    monkeypatch.setattr(drain_module.time, "sleep", naps.append)
+    real_catch_up = drain_module.catch_up
 
     def requests_keep_coming(match_id: str, ctx: ProjectorContext) -> int:
         if later:  # the next request arrives while this match is caught up
             lanes.request(later.pop(0))
         return real_catch_up(match_id, ctx)
 
-    monkeypatch.setattr(lanes_module, "catch_up", requests_keep_coming)
+    monkeypatch.setattr(drain_module, "catch_up", requests_keep_coming)
     lanes.request(first)
     lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context, patience_seconds=0) == 4

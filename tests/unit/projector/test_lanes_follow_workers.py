@@ -11,8 +11,9 @@ from rq import SimpleWorker, worker_registration
 from services.api.catch_up_requests import CatchUpRequests
 from services.projector import lanes as lanes_module
 from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.drain import drain
 from services.projector.job_table import ProjectorJob
-from services.projector.lanes import BATCH, CatchUpLanes, adopt_lanes, drain
+from services.projector.lanes import BATCH, CatchUpLanes, adopt_lanes
 from services.projector.queues import catch_up_queue
 from shared import catch_up_lanes as catchup_module
 from shared import keys
