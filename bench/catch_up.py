@@ -15,8 +15,9 @@ import signal
 import time
 from typing import Any
 
-from services.api.catch_up_requests import MAX_LANES, CatchUpRequests, catch_up_queue
+from services.api.catch_up_requests import CatchUpRequests, catch_up_queue
 from shared import keys
+from shared.catch_up_lanes import MAX_LANES
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.rules.playthrough import play_random_match
