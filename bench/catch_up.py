@@ -2,7 +2,7 @@
 
 The workers are started first (registered with RQ, their sweep at start done on nothing),
 then paused with SIGSTOP. Whole matches are appended to the store, each followed by the
-catch-up request the API makes after an append (``shared.catchup``): the lanes are as
+catch-up request the API makes after an append (``shared.catch_up_lanes``): the lanes are as
 many as the workers registered. The workers are resumed with SIGCONT, and the time until
 no match is left unprojected and every lane is empty is the figure. The sweep is kept out
 of it (``SWEEP_SECONDS`` far past the run), so every match is caught up by a drain job.
@@ -15,11 +15,11 @@ import signal
 import time
 from typing import Any
 
+from services.api.catch_up_requests import CatchUpRequests, catch_up_queue
 from shared import keys
-from shared.catchup import MAX_LANES, CatchUpRequests
+from shared.catch_up_lanes import MAX_LANES
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
-from shared.queues import catch_up_queue
 from shared.rules.playthrough import play_random_match
 
 from . import cpu

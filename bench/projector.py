@@ -16,13 +16,13 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from services.projector.queues import rebuild_queue
+from services.projector.rebuild.full_rebuild import Rebuild, RebuildOptions
 from shared.codec import encode
 from shared.config import Config
 from shared.eventstore import NewEvent, RedisEventStore
 from shared.fold import FoldedMatch, fold
-from shared.queues import rebuild_queue
 from shared.readmodels import ReadModels
-from shared.readmodels.rebuild import Rebuild, RebuildOptions
 from shared.rules.playthrough import play_random_match
 
 from . import cpu

@@ -16,9 +16,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.api.catch_up_requests import catch_up_queue
 from shared.config import Config
 from shared.eventstore import RedisEventStore
-from shared.queues import catch_up_queue
 
 from . import cpu
 from .player import MatchPlayer, plan_match

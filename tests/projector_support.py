@@ -14,10 +14,10 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from services.projector.catchup.catching_up import fresh_views
 from shared import keys
 from shared.codec import encode
 from shared.eventstore.port import EventStore
-from shared.readmodels.catching_up import fresh_views
 from shared.rules.events import Event, MatchCreated, PlayerJoined
 from shared.rules.playthrough import play_random_match
 

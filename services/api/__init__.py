@@ -7,14 +7,12 @@ import redis
 from flask import Flask
 
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
-from shared.catchup import CatchUpRequests
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
 from shared.observability import metrics
-from shared.queues import catch_up_queue, rebuild_queue
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
@@ -24,6 +22,7 @@ from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
+from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds

@@ -1,6 +1,6 @@
 """``truc rebuild``: rebuild every read model from the event streams, with no downtime.
 
-The work is done by :mod:`shared.readmodels.rebuild`; this only wires it to the
+The work is done by the projector's rebuild (:mod:`services.projector.operations`); this only wires it to the
 environment's Redis and queue and shows its progress. Its messages and errors may quote
 what a stream holds (a match or player id, an error about either), so they are printed as
 plain text, never as markup or terminal escapes.
@@ -13,11 +13,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from services.cli.backends import backends
 from services.cli.untrusted import markup_text, printable
+from services.projector.operations import (
+    Rebuild,
+    RebuildError,
+    RebuildLockError,
+    RebuildOptions,
+    RebuildReport,
+    rebuild_queue,
+)
 from shared.connect import connect
-from shared.queues import rebuild_queue
-from shared.readmodels.generations import RebuildLockError
 from shared.readmodels.parked import ParkedMatch, ParkedMatches
-from shared.readmodels.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport
 
 
 @click.command()

@@ -20,13 +20,13 @@ from typing import IO, NoReturn
 import click
 import orjson
 
+from services.projector.operations import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.port import StoredEvent
 from shared.eventstore.schema import event_to_json
 from shared.fold import FoldedMatch, fold
 from shared.private_files import private_output
-from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.readmodels.parked import ParkedMatches
 from shared.rules.chance import fits_commitment
 

@@ -9,9 +9,9 @@ import click
 
 from services.cli.backends import MATCH_ID
 from services.cli.untrusted import printable
+from services.projector.operations import ProjectorContext
+from services.projector.operations import unpark as retry
 from shared.config import Config
-from shared.readmodels.catching_up import ProjectorContext
-from shared.readmodels.catching_up import unpark as retry
 
 
 @click.command()

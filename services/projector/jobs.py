@@ -1,18 +1,19 @@
 """The projector's RQ jobs: each translates a queued call into one call of the read side.
 
-The work itself is in :mod:`shared.readmodels.catching_up`; here each process keeps the
-context its jobs use (connected on first use from the environment). The dotted paths of
-``catch_up`` and ``rebuild_batch`` (and ``services.projector.lanes.drain``) are what the
-queues hold (:mod:`shared.queues`): they stay importable for jobs already queued.
+The work itself is in :mod:`services.projector.catchup` and :mod:`services.projector.rebuild`;
+here each process keeps the context its jobs use (connected on first use from the
+environment). The queues hold the jobs' names (:mod:`shared.job_names`); the workers
+resolve them through :mod:`services.projector.job_table`.
 """
 
 from __future__ import annotations
 
 import threading
 
+from services.projector.catchup import catching_up
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.rebuild import match_rebuilds
 from shared.config import Config
-from shared.readmodels import catching_up
-from shared.readmodels.catching_up import ProjectorContext
 from shared.readmodels.parked import ParkedMatch
 
 _context: ProjectorContext | None = None
@@ -42,7 +43,7 @@ def catch_up(match_id: str, context: ProjectorContext | None = None) -> int:
 
 def rebuild_batch(match_ids: list[str], generation: int, context: ProjectorContext | None = None) -> int:
     """The rebuild's job: fold each match from 0 into ``generation``; the events folded."""
-    return catching_up.rebuild_batch(match_ids, generation, context or current_context())
+    return match_rebuilds.rebuild_batch(match_ids, generation, context or current_context())
 
 
 def unpark(match_id: str, context: ProjectorContext | None = None) -> ParkedMatch | None:

@@ -1,27 +1,7 @@
-"""The projector's side of the catch-up lanes: the drain job (the API's side: :mod:`shared.catchup`).
+"""The catch-up lanes as their drains see them: taken, spread, waited on, disarmed, adopted.
 
-The drain keeps its lane armed, takes its matches in batches and catches each up.
-A drain lingers a few milliseconds before its first batch (``ProjectorContext.linger_seconds``,
-from ``CATCH_UP_LINGER_MS``): the appends of that window join it, and a match that moved
-twice meanwhile is folded and written once. It costs the read models that much lag. When
-its lane runs empty the drain does not leave at once, since under steady play the next
-request is a few milliseconds away: it blocks on the lane's wake list (a request to an
-armed lane pushes to it) for up to ``PATIENCE_SECONDS`` and lingers again when woken. It
-waits only while no other job waits for a worker; then it disarms the lane and looks once
-more (a match added just before that found the lane armed and queued nothing). A lane
-whose requests keep coming while batches are caught up is busy: there the drain lingers
-again between batches, and longer (``busy_linger_seconds``, ``CATCH_UP_BUSY_LINGER_MS``)
-when the last batch found its matches moved by ``RICH_BATCH`` events or more each, so each
-catch-up folds more appends where that saves work, and a lane of matches that move once
-per batch keeps its lag short. Under load one job serves a lane for its whole budget; idle,
-each append still gets a job of its own. A drain never keeps a worker another job waits
-for: behind another lane's waiting drain it queues a successor for its own lane (so lanes
-take turns when workers are fewer), and for a waiting rebuild job it gives its lane up.
-
-The lane count follows the live workers (:mod:`shared.catchup`), so a backlog may sit in
-fewer lanes than there are workers now (filed while fewer ran), or in a lane past the
-count. A drain that finds more than a batch left behind its first one spreads its lane:
-each match goes to its lane under the current count, whose drain is queued. And a worker's
+What the lanes are, for both sides: :mod:`shared.catch_up_lanes`. The drain job that works
+through one lane, and why it lingers: :mod:`services.projector.drain`. A worker's
 maintenance arms again every lane that holds requests and no job (:meth:`CatchUpLanes.adopt`):
 a request is never left in a lane nobody drains.
 """
@@ -29,26 +9,18 @@ a request is never left in a lane nobody drains.
 from __future__ import annotations
 
 import logging
-import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-import redis
-from rq import Queue, get_current_job
+from rq import Queue, Worker
 
-from services.projector.jobs import current_context
+from services.projector.queues import enqueue_drain, rebuild_queue
 from shared import keys
-from shared.catchup import ARMED_MS, MAX_LANES, CatchUpRequests
-from shared.readmodels.catching_up import ProjectorContext, catch_up
+from shared.catch_up_lanes import ARMED_MS, MAX_LANES, LaneRequests
 
 BATCH = 64  # matches taken from a lane at once
 _EVERYTHING = 1 << 30  # SPOP with a count past the set's size returns the whole set
-BUDGET_SECONDS = 1.0  # then a fresh job carries on (the lane stays armed), so none runs long
-PATIENCE_SECONDS = 0.05  # an empty lane is waited on this long before its drain gives the worker back
 MIN_WAIT_SECONDS = 0.01
-# Events per match a busy lane's batch must fold, at least, before its drain lingers the long
-# linger: about two moves (a move records 1.9 events on average: a card, then a trick won...).
-RICH_BATCH = 4
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +35,15 @@ class Taken:
     left: int = 0  # matches still in the lane after this batch
 
 
-class CatchUpLanes(CatchUpRequests):
+class CatchUpLanes(LaneRequests):
     """The lanes of one catch-up queue as their drains see them: taken, waited on, disarmed."""
+
+    def __init__(self, queue: Queue, count: int = 0) -> None:
+        """``count`` pins the number of lanes; 0 follows the workers listening to ``queue``."""
+        self.queue = queue
+        self._rebuild_queue_key = rebuild_queue(queue.connection, queue.name).key
+        super().__init__(queue.connection, queue.name, lambda: Worker.count(queue=queue),
+                         lambda lane: enqueue_drain(queue, lane), count)
 
     def take(self, lane: int, count: int = BATCH) -> Taken:
         """Up to ``count`` matches of the lane, each handed to this caller only, the lane kept
@@ -133,47 +112,6 @@ class CatchUpLanes(CatchUpRequests):
         return int(self._client.scard(keys.lane_pending(self.queue.name, lane)))
 
 
-def drain(
-    lane: int, lanes: CatchUpLanes | None = None, context: ProjectorContext | None = None,
-    budget_seconds: float = BUDGET_SECONDS, patience_seconds: float = PATIENCE_SECONDS,
-) -> int:
-    """The lane's job: catch up the matches of ``lane`` while it stays busy; how many it caught up.
-
-    It leaves the worker to others when a job waits for one: after a batch when another
-    lane's drain waits (a successor job carries this lane on, behind it), and before
-    waiting on an empty lane or at the end of its budget when a rebuild job waits (the
-    lane is given up, so a rebuild gets the worker while the catch-up queue is empty).
-    """
-    lanes = lanes or _lanes_of_this_job()
-    ctx = context or current_context()
-    deadline = time.monotonic() + budget_seconds
-    caught_up, busy, spread = 0, False, False
-    time.sleep(ctx.linger_seconds)  # the appends of this window join the first batch
-    while True:
-        taken = lanes.take(lane)
-        if taken.left >= BATCH and not spread:  # a backlog: share it with the lanes of other workers
-            lanes.spread(lane)
-            spread = True
-        if not taken.matches:
-            busy = False
-            idle_worker_wanted = taken.catch_ups_waiting or taken.rebuilds_waiting
-            if patience_seconds > 0 and not idle_worker_wanted and time.monotonic() < deadline \
-                    and lanes.wait(lane, patience_seconds):
-                time.sleep(ctx.linger_seconds)  # woken by a request: let the next ones join it
-                continue
-            return caught_up + _give_up(lane, lanes, ctx)
-        batch, moved = _catch_up_batch(taken.matches, ctx)
-        caught_up += batch
-        if taken.catch_ups_waiting or time.monotonic() > deadline:
-            if taken.rebuilds_waiting and not taken.catch_ups_waiting:
-                return caught_up + _give_up(lane, lanes, ctx)
-            lanes.queue_drain(lane)  # still armed: the next job carries on
-            return caught_up
-        if busy and not taken.left:  # requests keep coming while batches are caught up: gather more per batch
-            time.sleep(_busy_linger(ctx, moved, len(taken.matches)))
-        busy = True
-
-
 def adopt_lanes(queue: Queue) -> None:
     """A worker's maintenance: drains for the lanes of ``queue`` that hold requests and no job."""
     adopted = CatchUpLanes(queue).adopt()
@@ -181,49 +119,5 @@ def adopt_lanes(queue: Queue) -> None:
         log.warning("Queued drains for catch-up lane(s) %s: they held requests and no job", adopted)
 
 
-def _give_up(lane: int, lanes: CatchUpLanes, ctx: ProjectorContext) -> int:
-    """Disarm the lane and catch up what it still holds; requests from now on queue a new job."""
-    return _catch_up_all(lanes.disarm_and_take(lane), ctx)
-
-
-def _catch_up_batch(match_ids: list[str], ctx: ProjectorContext) -> tuple[int, int]:
-    """Catch each match up: how many were, and by how many events they moved (as this worker saw them)."""
-    before = _versions(match_ids, ctx)
-    return _catch_up_all(match_ids, ctx), _versions(match_ids, ctx) - before
-
-
-def _busy_linger(ctx: ProjectorContext, moved: int, matches: int) -> float:
-    """The long linger only where it pays: when the batch's matches moved by ``RICH_BATCH`` events or more each."""
-    return ctx.busy_linger_seconds if moved >= RICH_BATCH * matches else ctx.linger_seconds
-
-
-def _versions(match_ids: list[str], ctx: ProjectorContext) -> int:
-    """The versions this worker last folded the matches to, summed (what a batch moved them by, after minus before)."""
-    return sum(folded.version for match_id in match_ids if (folded := ctx.cache.get(match_id)) is not None)
-
-
-def _catch_up_all(match_ids: list[str], ctx: ProjectorContext) -> int:
-    return sum(_catch_up_one(match_id, ctx) for match_id in match_ids)
-
-
 def _ids(members: list[bytes]) -> list[str]:
     return [member.decode() for member in members]
-
-
-def _catch_up_one(match_id: str, ctx: ProjectorContext) -> int:
-    """Catch one match up; a failure of that match alone is logged and left to the sweep."""
-    try:
-        catch_up(match_id, ctx)
-    except redis.RedisError:
-        raise  # every other match would fail too: fail the job (the sweep redoes its matches)
-    except Exception:
-        log.exception("Catch-up of match %s failed; it keeps its mark for the sweep", match_id)
-        return 0
-    return 1
-
-
-def _lanes_of_this_job() -> CatchUpLanes:
-    job = get_current_job()
-    if job is None:
-        raise RuntimeError("drain() outside an RQ job needs its lanes")
-    return CatchUpLanes(Queue(job.origin, connection=job.connection))

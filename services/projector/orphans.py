@@ -13,7 +13,7 @@ A live worker is never taken for dead: a worker of another host counts as alive 
 its registration expires, and a reused pid only delays the rescue.
 
 A job lost between its queue and its worker is found by whoever waits for it
-(:func:`shared.queues.lost_jobs`).
+(:func:`services.projector.queues.lost_jobs`).
 """
 
 from __future__ import annotations

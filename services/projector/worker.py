@@ -26,14 +26,15 @@ import redis
 from rq import SimpleWorker
 from rq.exceptions import StopRequested
 
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.job_table import ProjectorJob
 from services.projector.jobs import catch_up, current_context
 from services.projector.lanes import adopt_lanes
 from services.projector.orphans import rescue_orphans
+from services.projector.queues import catch_up_queue, rebuild_queue
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 from shared.observability import exposition, logs
-from shared.queues import catch_up_queue, rebuild_queue
-from shared.readmodels.catching_up import ProjectorContext
 from shared.readmodels.parked import ParkedMatch, ParkedMatches
 
 # RQ 3 blocks on the queue for ``worker_ttl - 15`` seconds between maintenance checks.
@@ -146,6 +147,7 @@ def build_worker(
         connection=connection,
         maintenance_interval=config.sweep_seconds,
         worker_ttl=worker_ttl_for(config.sweep_seconds),
+        job_class=ProjectorJob,
         context=context,
     )
 

@@ -2,7 +2,7 @@
 
 The append sets a match's "unprojected" mark (and lists it in an index, countable without a scan)
 and may ask for a catch-up; the catch-up lanes (on the queue's Redis, beside RQ's keys; see
-shared/catchup.py) hold the matches waiting for a drain job.
+shared/catch_up_lanes.py) hold the matches waiting for a drain job.
 """
 from __future__ import annotations
 

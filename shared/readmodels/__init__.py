@@ -2,12 +2,15 @@
 
 - ``served``: :class:`ReadModels`, the generation being served (what the API reads);
 - ``writes``: one generation's keys, written by the projector;
-- ``generations``: which generation is served or being built, and dropping one;
+- ``generations``: which generation is served or being built (the pointer, as read);
 - ``scoreboard``: the players' rows, each finished match counted once;
-- ``parked``: matches stopped on an event that cannot be folded, or read models that cannot be written;
-- ``projection``: the pure step from a folded match to its views, summary and results;
-- ``publishing``, ``catching_up``, ``rebuild``: writing them, catching a match up,
-  rebuilding every generation from the streams.
+- ``parked``: the registry of matches stopped on an event that cannot be folded, or read models
+  that cannot be written;
+- ``projection``: the pure step from a folded match to its views, summary and results (the shapes);
+- ``player_feeds``, ``clocks``, ``changes``: the players' feeds, the timer's index, waiting for a write.
+
+What writes them (catching a match up, parking it, rebuilding, publishing) is the
+projector's: :mod:`services.projector`.
 """
 
 from shared.readmodels.served import AUDIENCES, GenerationModels, InvalidAudienceError, Pointer, ReadModels

@@ -1,4 +1,6 @@
-"""Parked matches: a match whose stream holds an event the projector cannot fold is parked.
+"""Parked matches: the registry of matches the projector stopped on (GET /health and the CLI read it).
+
+Why and when a match is parked is the projector's (:mod:`services.projector.parking`):
 
 An unknown event type, a schema this code does not know, corrupt JSON, or an event the
 rules cannot fold fails every job of its match the same way. Retrying it on every sweep
@@ -15,7 +17,7 @@ would only fill the logs and RQ's failed registry, so the job parks the match in
 
 A match whose events all fold but whose read models cannot be written (a player id no key
 may hold, a view that cannot be computed) would fail every job the same way too, and stop
-every rebuild: it is parked as well (see ``catching_up.UnpublishableError``). Its record's
+every rebuild: it is parked as well (see ``services.projector.catchup.failures``). Its record's
 version is then the last event folded, the one its views could not be brought to, and its
 error starts with "read models cannot be written". Its views are left as they were.
 
@@ -25,27 +27,15 @@ timeout signals are transient, and are raised as before (the mark makes sure it 
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
-import redis
-from rq.exceptions import StopRequested
-from rq.timeouts import BaseTimeoutException
 
 from shared import keys
-from shared.eventstore.port import EventStore, StoredEvent, system_clock
+from shared.eventstore.port import system_clock
 from shared.eventstore.schema import iso_from_ms
-from shared.eventstore.store_errors import CorruptEventError
-from shared.fold import FoldedMatch, fold
 from shared.readmodels.served import ReadModels
-
-log = logging.getLogger(__name__)
-
-TRANSIENT = (redis.RedisError, OSError, StopRequested, BaseTimeoutException)
-_MAX_ERROR_CHARS = 500  # a record stays small however long the error's text
 
 
 @dataclass(frozen=True)
@@ -73,47 +63,6 @@ class ParkedMatch:
     def public(self) -> dict[str, Any]:
         """What GET /health shows of it."""
         return {"match": self.match, "version": self.version, "error": self.error, "since": self.since}
-
-
-def describe(error: BaseException) -> str:
-    """One line naming the error, short enough to store and show."""
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= _MAX_ERROR_CHARS else text[:_MAX_ERROR_CHARS - 1] + "…"
-
-
-def find_poison(store: EventStore, match_id: str, page_size: int = 500) -> tuple[FoldedMatch, Poison] | None:
-    """Fold the match from its first event, one event at a time, until one fails.
-
-    Returns the projection of every event before the poison and the poison itself; None
-    if the whole stream folds. Transient errors (Redis, OS) are raised, never blamed on
-    an event.
-    """
-    projection = FoldedMatch(keys.validate_match_id(match_id))
-    while True:
-        try:
-            page = store.read(match_id, after=projection.version, limit=page_size)
-        except CorruptEventError as error:
-            # Entries before the unreadable one still read: fold them, then stop at it.
-            readable = store.read(match_id, after=projection.version, limit=error.version - projection.version - 1)
-            before, poison = _fold_one_by_one(projection, readable)
-            return before, poison or Poison(error.version, describe(error))
-        projection, poison = _fold_one_by_one(projection, page)
-        if poison is not None:
-            return projection, poison
-        if len(page) < page_size:
-            return None
-
-
-def _fold_one_by_one(projection: FoldedMatch, page: Sequence[StoredEvent]) -> tuple[FoldedMatch, Poison | None]:
-    """Fold ``page`` event by event; the projection before the first that fails, and its poison."""
-    for stored in page:
-        try:
-            projection = fold(projection, [stored])
-        except TRANSIENT:
-            raise
-        except Exception as error:  # noqa: BLE001 - whatever the fold raises, this event caused it
-            return projection, Poison(stored.version, describe(error))
-    return projection, None
 
 
 class ParkedMatches:

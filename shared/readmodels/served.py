@@ -18,9 +18,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared import keys
+from shared.connect import is_cluster_client
+from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
+from shared.eventstore.port import EventStore
+from shared.fold import FoldedMatch, fold_stream, fold_stream_then
 from shared.readmodels.changes import ViewChanges
-from shared.readmodels.generations import Pointer, current_generation, read_pointer
+from shared.readmodels.generations import Pointer, current_generation, pointer_from, queue_pointer_read, read_pointer
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
@@ -115,6 +119,19 @@ class ReadModels:
                    for match_id, projected in zip(marked, served.projected_versions(marked)))
 
     # --- writes (the projector's; ``generation`` None: the one reads use) ------
+
+    def fold_new(self, store: EventStore, start: FoldedMatch, page_size: int) -> tuple[FoldedMatch, Pointer | None]:
+        """The events of ``store`` after ``start`` folded, and the generation pointer read after them.
+
+        When the events live on this same Redis node, the pointer's read is queued in the
+        round trip of the events' last read (a pipeline runs in order there); elsewhere (another
+        store, a cluster, whose pipeline splits by node) it is not read: None, the writer reads it.
+        """
+        one_node = isinstance(store, RedisEventStore) and store.client is self._client
+        if not one_node or is_cluster_client(self._client):
+            return fold_stream(store, start, page_size), None
+        projection, reply = fold_stream_then(store, start, queue_pointer_read, page_size)
+        return projection, pointer_from(reply)
 
     def write_match(
         self, match_id: str, version: int, views: Mapping[str, Mapping[str, Any]],

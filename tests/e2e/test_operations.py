@@ -5,7 +5,7 @@ import sys
 
 from rq import Queue
 
-from shared.queues import enqueue_catch_up
+from services.api.catch_up_requests import enqueue_catch_up
 from tests.waiting import wait_for
 
 from .conftest import ROOT

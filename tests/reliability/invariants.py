@@ -7,10 +7,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from services.projector.catchup.catching_up import fresh_views
 from shared.audit import audit_events
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import fresh_views
 from tests import projector_support
 
 COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")

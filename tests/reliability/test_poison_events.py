@@ -14,18 +14,19 @@ import time
 import fakeredis
 import pytest
 
+from services.api.catch_up_requests import catch_up_queue, enqueue_catch_up
 from services.projector import worker as worker_module
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.jobs import catch_up, unpark
+from services.projector.rebuild.full_rebuild import Rebuild, RebuildOptions
 from services.projector.worker import build_worker
 from shared import keys
 from shared.codec import encode
 from shared.config import Config
 from shared.eventstore import NewEvent, RedisEventStore
-from shared.queues import catch_up_queue, enqueue_catch_up
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views
 from shared.readmodels.parked import ParkedMatches
-from shared.readmodels.rebuild import Rebuild, RebuildOptions
 from shared.rules import EVENT_TYPES
 from tests.e2e.http import Reply
 from tests.projector_support import append_in_batches, random_match

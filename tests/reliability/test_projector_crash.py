@@ -16,8 +16,8 @@ import time
 
 import pytest
 
+from services.projector.queues import rebuild_queue
 from shared.eventstore import RedisEventStore
-from shared.queues import rebuild_queue
 from shared.readmodels.generations import read_pointer
 from tests.projector_support import append_in_batches, random_match
 from tests.reliability.conftest import StartStack

@@ -3,7 +3,12 @@
 - the rules engine imports only the standard library;
 - shared/ imports nothing of services/ or bench/;
 - the API, the projector, the bots and the CLI import nothing from one another (the bots
-  and the CLI may use the public HTTP client, ``services.client``);
+  and the CLI may use the public HTTP client, ``services.client``; the CLI, an operator's
+  tool that rebuilds, imports and unparks in its own process, the projector's public face,
+  ``services.projector.operations``);
+- shared/ imports no RQ: queueing is the services' business, the job names are plain strings;
+- no module outside the adapters and their factories asks which adapter it holds
+  (``isinstance(x, RedisEventStore)``...);
 - no import circle anywhere in shared/, services/ and bench/.
 """
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("api", "projector", "bots", "cli")
 PUBLIC_CLIENT = "services.client"
+PUBLIC_OPERATIONS = "services.projector.operations"  # what the operator's CLI runs of the projector
 
 
 def _module_name(path: Path) -> str:
@@ -89,9 +95,50 @@ def test_the_services_meet_only_in_shared() -> None:
             other = _service_of(name)
             if name.startswith("services") and other != own and not (
                 name == PUBLIC_CLIENT and own in ("bots", "cli")
-            ):
+            ) and not (name == PUBLIC_OPERATIONS and own == "cli"):
                 crossings.add((module, name))
     assert crossings == set()
+
+
+def test_shared_imports_no_rq() -> None:
+    queueing = {
+        (module, name) for module in MODULES if module.startswith("shared")
+        for name in _imported(module, MODULES[module]) if name.split(".")[0] == "rq"
+    }
+    assert queueing == set()
+
+
+# The adapters' types, and the modules allowed to name them in an isinstance: the adapters
+# themselves and the factories that build them. Anywhere else, a use case would be asking
+# which adapter it holds: what differs between adapters is the adapter's business.
+ADAPTER_TYPES = {"RedisEventStore", "InMemoryEventStore", "RedisCluster", "ReadModels", "GenerationModels",
+                 "MemoryReadModels", "FakeRedis", "FakeStrictRedis", "Redis"}
+ADAPTER_MODULES = ("shared.eventstore", "shared.readmodels", "shared.connect")
+
+
+def _adapter_type_checks(module: str, path: Path) -> Iterator[str]:
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and len(node.args) == 2:
+            kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            for kind in kinds:
+                name = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+                if name in ADAPTER_TYPES:
+                    yield f"{module}:{node.lineno} isinstance(..., {name})"
+
+
+def test_no_use_case_asks_which_adapter_it_holds() -> None:
+    asking = [
+        found for module, path in MODULES.items() if not module.startswith(ADAPTER_MODULES)
+        for found in _adapter_type_checks(module, path)
+    ]
+    assert asking == []
+
+
+def test_the_adapter_check_finds_an_isinstance_of_an_adapter(tmp_path: Path) -> None:
+    use_case = tmp_path / "use_case.py"
+    use_case.write_text("def f(store):\n    return isinstance(store, (int, eventstore.RedisEventStore))\n")
+    assert list(_adapter_type_checks("use_case", use_case)) == ["use_case:2 isinstance(..., RedisEventStore)"]
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -160,6 +207,8 @@ def test_functions_stay_short() -> None:
 SAME_ROLE = {
     "__main__": "every runnable package's entry point",
     "health": "each deployable's /health (services/api, services/projector): the same question, asked of each",
+    "port": "each store's port (shared/eventstore, shared/readmodels): the contract its adapters pass",
+    "memory": "each store's in-memory adapter (shared/eventstore, shared/readmodels), beside its Redis one",
 }
 
 

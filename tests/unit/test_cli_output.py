@@ -16,10 +16,10 @@ from services.cli import audit_command as audit_cli
 from services.cli import play as play_cli
 from services.cli import rebuild_command as rebuild_cli
 from services.cli.backends import Backends
+from services.projector.rebuild.full_rebuild import RebuildError, RebuildReport
 from shared.audit import AuditReport
 from shared.config import Config
 from shared.readmodels import ReadModels
-from shared.readmodels.rebuild import RebuildError, RebuildReport
 from tests.unit.test_replay_cli import HOSTILE_NAMES, isolated, unsafe_outside_names
 from tests.unit.test_replay_cli import UNSAFE as CONTROLS
 

@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from services.cli import truc
 from services.cli import unpark as unpark_module
+from services.projector.catchup.projector_context import ProjectorContext
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext
 from shared.readmodels.parked import ParkedMatch, ParkedMatches, Poison
 from tests.projector_support import store_matches
 

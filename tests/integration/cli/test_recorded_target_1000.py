@@ -6,9 +6,10 @@ from click.testing import CliRunner
 
 from services.api.app import Matches, act, create, join, latest
 from services.cli import truc
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.rebuild.match_rebuilds import rebuild_match
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.rules import Rules, legal_actions
 from shared.rules.playthrough import random_action
 from shared.seeds import SeedVault

@@ -7,11 +7,12 @@ from click.testing import CliRunner
 
 from services.api.app import Matches, act, create
 from services.cli import truc
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.rebuild.match_rebuilds import rebuild_match
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, rebuild_match
 from shared.rules import CancelReason, Rules
 from shared.rules.events import MatchCancelled
 from shared.seeds import SeedVault

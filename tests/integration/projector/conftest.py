@@ -13,9 +13,9 @@ import pytest
 import redis
 from rq import Queue, Worker
 
+from services.api.catch_up_requests import catch_up_queue
 from services.embedded_redis import EmbeddedRedis
 from shared.eventstore import RedisEventStore
-from shared.queues import catch_up_queue
 from shared.readmodels import ReadModels
 from tests.integration.projector.support import NO_PERIODIC_SWEEP, QUEUE_NAME, REPO, StartWorker
 from tests.waiting import wait_until

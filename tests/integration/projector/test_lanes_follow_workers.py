@@ -6,8 +6,9 @@ import time
 
 from rq import Queue
 
+from services.api.catch_up_requests import CatchUpRequests
 from shared import keys
-from shared.catchup import COUNT_SECONDS, CatchUpRequests
+from shared.catch_up_lanes import COUNT_SECONDS
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels

@@ -8,11 +8,13 @@ import signal
 import redis
 from rq import Queue
 
+from services.api.catch_up_requests import enqueue_catch_up
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.rebuild.match_rebuilds import rebuild_match
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
-from shared.queues import enqueue_catch_up
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
 from tests.integration.projector.support import PLAYERS, StartWorker, players_of
 from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models
 from tests.waiting import wait_until

@@ -19,13 +19,13 @@ from collections.abc import Iterator
 import redis
 from rq import Queue
 
+from services.api.catch_up_requests import enqueue_catch_up
 from services.embedded_redis import EmbeddedRedis
+from services.projector.catchup.catching_up import fresh_views
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
-from shared.queues import enqueue_catch_up
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import fresh_views
 from shared.readmodels.generations import Pointer, read_pointer
 from tests.integration.projector.support import REPO, StartWorker, players_of
 from tests.projector_support import append_in_batches, random_match, recount

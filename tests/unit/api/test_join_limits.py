@@ -3,10 +3,11 @@ matches (409 TOO_MANY_MATCHES): the slot comes back when the match ends, by an a
 from __future__ import annotations
 
 from services.api.timer import Timer
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, catch_up
 from tests.unit.api.test_limits import HOUR, Api, assert_limited
 
 

@@ -10,11 +10,12 @@ import pytest
 
 from services.api import create_app
 from services.api import player_stream as sse
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from shared import keys
 from shared.config import Config
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, catch_up
 from tests.unit.rules.given import deck_for
 
 # Round 1 with dealer B: A holds 7C 8C KC, B holds JH QH AH (A wins every trick, and leads the next).

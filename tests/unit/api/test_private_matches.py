@@ -5,10 +5,11 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, catch_up
 from tests.unit.api.support import fake_app
 
 BOT_TOKEN = "a-bot-secret-of-at-least-32-characters-0123"

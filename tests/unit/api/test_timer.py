@@ -5,9 +5,10 @@ import pytest
 
 from services.api.app import latest
 from services.api.timer import Timer
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, catch_up
 from shared.readmodels.clocks import Clocks
 from shared.rules import Status, owes
 from tests.unit.api.support import fake_app

@@ -8,9 +8,9 @@ import fakeredis
 import pytest
 
 from services.projector import jobs
+from services.projector.catchup.projector_context import ProjectorContext
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext
 
 FIXED_AT = 1_767_225_600_000  # 2026-01-01T00:00:00Z: stored timestamps do not depend on the clock
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 
+from services.projector.catchup.catching_up import catch_up, fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.rebuild.match_rebuilds import rebuild_match
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, catch_up, fresh_views, rebuild_match
 from shared.rules import CreateMatch, JoinMatch, MatchState, Resign, Rules, Seat, decide, replay
 from shared.rules.events import Event
 from shared.rules.playthrough import play_random_match

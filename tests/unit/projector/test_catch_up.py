@@ -10,15 +10,17 @@ import fakeredis
 import orjson
 import pytest
 
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.jobs import catch_up
+from services.projector.publishing.publish import publish
+from services.projector.rebuild.match_rebuilds import rebuild_match
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import NewEvent, RedisEventStore
 from shared.fold import FoldedMatch, fold
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views, rebuild_match
 from shared.readmodels.parked import ParkedMatches
-from shared.readmodels.publishing import publish
 from shared.rules import CancelReason, Seat, clocked, replay, view
 from shared.rules.events import Event, MatchCancelled
 from tests.projector_support import append_in_batches, random_match, read_model_snapshot, wipe_read_models

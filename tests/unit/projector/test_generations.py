@@ -7,18 +7,17 @@ import threading
 import fakeredis
 import pytest
 
-from shared import keys
-from shared.readmodels import ReadModels
-from shared.readmodels.generations import (
-    Pointer,
+from services.projector.rebuild.lock_and_switch import (
     RebuildLockError,
     abandon,
     drop_generation,
     lock_rebuild,
-    read_pointer,
     start_building,
     switch_to,
 )
+from shared import keys
+from shared.readmodels import ReadModels
+from shared.readmodels.generations import Pointer, read_pointer
 
 
 def views_of(version: int, tag: str = "") -> dict[str, dict]:

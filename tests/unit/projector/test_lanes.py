@@ -9,16 +9,20 @@ import fakeredis
 import pytest
 from rq import SimpleWorker
 
+from services.projector import drain as drain_module
 from services.projector import lanes as lanes_module
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.drain import drain
+from services.projector.job_table import ProjectorJob
 from services.projector.jobs import catch_up
-from services.projector.lanes import CatchUpLanes, drain
-from shared import catchup as catchup_module
+from services.projector.lanes import CatchUpLanes
+from services.projector.queues import catch_up_queue, enqueue_drain, rebuild_queue
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.fold import fold_up_to
-from shared.queues import DRAIN_JOB, catch_up_queue, enqueue_drain, rebuild_queue
+from shared.job_names import DRAIN as DRAIN_JOB
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views
 from tests.projector_support import random_match, store_matches
 
 time_sleep = time.sleep  # the real one, for fakes that record naps and still take them
@@ -58,7 +62,7 @@ def test_a_drain_job_catches_up_every_match_of_its_lane_and_disarms_it(
     match_ids = store_matches(store, 6)
     for match_id in match_ids:
         lanes.request(match_id)
-    assert SimpleWorker([lanes.queue], connection=fake_redis).work(burst=True)
+    assert SimpleWorker([lanes.queue], connection=fake_redis, job_class=ProjectorJob).work(burst=True)
     for match_id in match_ids:
         assert readmodels.summary(match_id) == fresh_views(store, match_id).summary
     assert list(store.unprojected()) == []
@@ -110,14 +114,14 @@ def test_a_match_that_fails_is_left_to_the_sweep_and_the_others_are_caught_up(
 ) -> None:
     lanes = one_lane
     bad, good = store_matches(store, 2)
-    real_catch_up = lanes_module.catch_up
+    real_catch_up = drain_module.catch_up
 
     def failing(match_id: str, ctx: ProjectorContext) -> int:
         if match_id == bad:
             raise ValueError("a bug in a view")
         return real_catch_up(match_id, ctx)
 
-    monkeypatch.setattr(lanes_module, "catch_up", failing)
+    monkeypatch.setattr(drain_module, "catch_up", failing)
     lanes.request(bad), lanes.request(good)
     lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context) == 1
@@ -142,9 +146,9 @@ def test_appends_during_the_linger_join_the_drain_and_a_match_is_written_once(
             store.append("m", [encode(e) for e in events[5:9]], 5)  # the same match moves on meanwhile
             lanes.request("m")
 
-    monkeypatch.setattr(lanes_module.time, "sleep", appends_while_lingering)
+    monkeypatch.setattr(drain_module.time, "sleep", appends_while_lingering)
     writes = []
-    monkeypatch.setattr(lanes_module, "catch_up", lambda match_id, ctx: writes.append(catch_up(match_id, ctx)))
+    monkeypatch.setattr(drain_module, "catch_up", lambda match_id, ctx: writes.append(catch_up(match_id, ctx)))
     assert drain(0, lanes, context) == 1
     assert writes == [9]  # folded and written once, with both appends
     assert readmodels.summary("m") == fresh_views(store, "m").summary
@@ -162,7 +166,7 @@ def test_a_drain_waiting_on_its_empty_lane_is_woken_by_the_next_request(
     queued: list[bool] = []
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.5
     naps: list[float] = []
-    monkeypatch.setattr(lanes_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
+    monkeypatch.setattr(drain_module.time, "sleep", lambda seconds: naps.append(seconds) or time_sleep(seconds))
     woken: list[bool] = []
     real_wait = lanes.wait
 
@@ -226,7 +230,7 @@ def test_a_request_whose_job_cannot_be_queued_leaves_the_lane_disarmed(
     def no_queue(queue, lane):
         raise ConnectionError("the queue's Redis went away")
 
-    monkeypatch.setattr(catchup_module, "enqueue_drain", no_queue)
+    monkeypatch.setattr(lanes_module, "enqueue_drain", no_queue)
     with pytest.raises(ConnectionError):
         lanes.request("m1")
     monkeypatch.undo()
@@ -244,15 +248,15 @@ def _drained_while_requests_keep_coming(
             context.cache.put(fold_up_to(store, match_id, store.version(match_id) - 1))
     context.linger_seconds, context.busy_linger_seconds = 0.001, 0.004
     naps: list[float] = []
-    monkeypatch.setattr(lanes_module.time, "sleep", naps.append)
-    real_catch_up = lanes_module.catch_up
+    monkeypatch.setattr(drain_module.time, "sleep", naps.append)
+    real_catch_up = drain_module.catch_up
 
     def requests_keep_coming(match_id: str, ctx: ProjectorContext) -> int:
         if later:  # the next request arrives while this match is caught up
             lanes.request(later.pop(0))
         return real_catch_up(match_id, ctx)
 
-    monkeypatch.setattr(lanes_module, "catch_up", requests_keep_coming)
+    monkeypatch.setattr(drain_module, "catch_up", requests_keep_coming)
     lanes.request(first)
     lanes.queue.empty()  # as a worker does: the drain job left the queue when it started
     assert drain(0, lanes, context, patience_seconds=0) == 4

@@ -8,13 +8,16 @@ import fakeredis
 import pytest
 from rq import SimpleWorker, worker_registration
 
-from services.projector.lanes import BATCH, CatchUpLanes, adopt_lanes, drain
-from shared import catchup as catchup_module
+from services.api.catch_up_requests import CatchUpRequests
+from services.projector import lanes as lanes_module
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.drain import drain
+from services.projector.job_table import ProjectorJob
+from services.projector.lanes import BATCH, CatchUpLanes, adopt_lanes
+from services.projector.queues import catch_up_queue
+from shared import catch_up_lanes as catchup_module
 from shared import keys
-from shared.catchup import CatchUpRequests
 from shared.eventstore import RedisEventStore
-from shared.queues import catch_up_queue
-from shared.readmodels.catching_up import ProjectorContext
 from tests.projector_support import store_matches
 
 
@@ -40,7 +43,7 @@ def queue(fake_redis: fakeredis.FakeRedis):
 
 def start_workers(queue, count: int) -> list[SimpleWorker]:
     """Register ``count`` workers of ``queue`` as RQ does when a worker starts."""
-    workers = [SimpleWorker([queue], connection=queue.connection) for _ in range(count)]
+    workers = [SimpleWorker([queue], connection=queue.connection, job_class=ProjectorJob) for _ in range(count)]
     for worker in workers:
         worker_registration.register(worker)
     return workers
@@ -113,7 +116,7 @@ def test_a_lane_whose_adopted_drain_cannot_be_queued_is_left_unarmed_for_the_nex
     def unreachable(*_: object) -> None:
         raise ConnectionError("the queue's Redis is gone")
 
-    monkeypatch.setattr(catchup_module, "enqueue_drain", unreachable)
+    monkeypatch.setattr(lanes_module, "enqueue_drain", unreachable)
     with pytest.raises(ConnectionError):
         lanes.adopt()
     assert not queue.connection.exists(keys.lane_armed(queue.name, 0))  # no arm without a job
@@ -168,7 +171,7 @@ def test_no_request_is_stranded_whatever_the_workers_do(
         if rng.random() < 0.3:
             fake_redis.delete(*(keys.lane_armed(queue.name, lane) for lane in range(most_lanes)))  # arms expired
     adopt_lanes(queue)
-    SimpleWorker([queue], connection=fake_redis).work(burst=True)
+    SimpleWorker([queue], connection=fake_redis, job_class=ProjectorJob).work(burst=True)
     assert all(CatchUpLanes(queue, count=1).waiting(lane) == 0 for lane in range(catchup_module.MAX_LANES))
     assert len(requested) > 5 and not requested & set(store.unprojected())
 

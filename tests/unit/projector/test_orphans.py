@@ -5,8 +5,9 @@ from __future__ import annotations
 import fakeredis
 from rq import SimpleWorker
 
-from shared.queues import enqueue_rebuild, lost_jobs, rebuild_queue, requeue
-from shared.readmodels.catching_up import ProjectorContext
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.job_table import ProjectorJob
+from services.projector.queues import enqueue_rebuild, lost_jobs, rebuild_queue, requeue
 
 
 def test_only_a_job_dequeued_and_never_started_is_lost(
@@ -14,9 +15,9 @@ def test_only_a_job_dequeued_and_never_started_is_lost(
 ) -> None:
     queue = rebuild_queue(fake_redis, "projector")
     finished, taken, started, queued = (enqueue_rebuild(queue, [f"m{n}"], 1) for n in range(4))
-    worker = SimpleWorker([queue], connection=fake_redis)
+    worker = SimpleWorker([queue], connection=fake_redis, job_class=ProjectorJob)
     fake_redis.lpop(queue.key)
-    worker.execute_job(finished, queue)
+    worker.execute_job(ProjectorJob.fetch(finished.id, connection=fake_redis), queue)  # as the worker fetches it
     assert fake_redis.lpop(queue.key).decode() == taken.id  # a worker took it, then died
     fake_redis.lpop(queue.key)
     worker.prepare_execution(started)  # running on a live worker

@@ -5,15 +5,15 @@ from __future__ import annotations
 import fakeredis
 import pytest
 
+from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.jobs import catch_up
+from services.projector.publishing.publish import publish_live
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.fold import FoldedMatch
 from shared.readmodels import ReadModels, player_feeds
-from shared.readmodels.catching_up import ProjectorContext
 from shared.readmodels.player_feeds import MAXLEN, START, PlayerFeeds, awaiting_turns
-from shared.readmodels.publishing import publish_live
 from shared.rules import replay
 from tests.projector_support import random_match
 

@@ -12,12 +12,12 @@ from typing import Any
 import fakeredis
 import pytest
 
+from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.jobs import catch_up
+from services.projector.rebuild.lock_and_switch import lock_rebuild, start_building
 from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext
-from shared.readmodels.generations import lock_rebuild, start_building
 from tests.projector_support import store_matches
 
 

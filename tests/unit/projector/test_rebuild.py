@@ -14,17 +14,21 @@ from rq import Queue, SimpleWorker, Worker
 
 from services.cli import rebuild_command as rebuild_command
 from services.cli.backends import Backends
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.job_table import ProjectorJob
 from services.projector.jobs import catch_up, rebuild_batch
+from services.projector.queues import catch_up_queue, enqueue_rebuild, rebuild_queue
+from services.projector.rebuild import full_rebuild as rebuild_module
+from services.projector.rebuild.full_rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport, batches
+from services.projector.rebuild.lock_and_switch import RebuildLockError, lock_rebuild, start_building
 from shared import keys
 from shared.codec import encode
 from shared.config import Config
 from shared.eventstore import RedisEventStore
-from shared.queues import REBUILD_JOB, catch_up_queue, enqueue_rebuild, rebuild_queue
+from shared.job_names import REBUILD_BATCH as REBUILD_JOB
 from shared.readmodels import ReadModels
-from shared.readmodels import rebuild as rebuild_module
-from shared.readmodels.catching_up import ProjectorContext, fresh_views
-from shared.readmodels.generations import Pointer, RebuildLockError, lock_rebuild, read_pointer, start_building
-from shared.readmodels.rebuild import Rebuild, RebuildError, RebuildOptions, RebuildReport, batches
+from shared.readmodels.generations import Pointer, read_pointer
 from tests.projector_support import append_in_batches, random_match, recount
 
 PLAYERS = [("p1", "alice"), ("p2", "bob"), ("p3", "carol")]
@@ -119,7 +123,7 @@ def test_a_rebuild_job_stops_within_a_few_matches_of_its_rebuild_being_abandoned
     fake_redis: fakeredis.FakeRedis, store: RedisEventStore, readmodels: ReadModels, context: ProjectorContext,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from shared.readmodels import catching_up
+    from services.projector.rebuild import match_rebuilds as catching_up
 
     match_ids = store_varied_matches(store, 3 * catching_up.POINTER_EVERY)
     lock_rebuild(fake_redis, "me")
@@ -216,7 +220,7 @@ class Rebuilding(threading.Thread):
     def work_until_done(self) -> RebuildReport:
         """Burst-work the rebuild's queue until the rebuild ends; its report."""
         while self.is_alive():
-            SimpleWorker([self.queue], connection=self.queue.connection).work(burst=True)
+            SimpleWorker([self.queue], connection=self.queue.connection, job_class=ProjectorJob).work(burst=True)
             self.join(0.01)
         assert self.report is not None, "the rebuild failed"
         return self.report

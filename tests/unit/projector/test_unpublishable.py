@@ -14,14 +14,16 @@ from click.testing import CliRunner
 
 from services.cli import rebuild_command as rebuild_command
 from services.cli.backends import Backends
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.jobs import catch_up, rebuild_batch
+from services.projector.rebuild.full_rebuild import Rebuild, RebuildOptions
+from services.projector.rebuild.lock_and_switch import lock_rebuild, start_building
 from shared.config import Config
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views
-from shared.readmodels.generations import Pointer, lock_rebuild, read_pointer, start_building
+from shared.readmodels.generations import Pointer, read_pointer
 from shared.readmodels.parked import ParkedMatches
-from shared.readmodels.rebuild import Rebuild, RebuildOptions
 from tests.projector_support import append_in_batches, random_match, recount
 
 QUICK = RebuildOptions(batch_size=2, grace_seconds=0, poll_seconds=0.01)

@@ -7,12 +7,16 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
+from services.api.catch_up_requests import catch_up_queue, enqueue_catch_up
+from services.projector.catchup.catching_up import fresh_views
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.job_table import ProjectorJob
 from services.projector.worker import build_worker
 from shared.config import Config
 from shared.eventstore import NewEvent, RedisEventStore
-from shared.queues import CATCH_UP_JOB, FAILURE_TTL_SECONDS, JOB_TIMEOUT_SECONDS, catch_up_queue, enqueue_catch_up
+from shared.job_names import CATCH_UP as CATCH_UP_JOB
+from shared.job_names import FAILURE_TTL_SECONDS, JOB_TIMEOUT_SECONDS
 from shared.readmodels import ReadModels
-from shared.readmodels.catching_up import ProjectorContext, fresh_views
 from shared.readmodels.parked import ParkedMatches
 from tests.projector_support import store_matches
 
@@ -31,7 +35,7 @@ def test_a_job_through_the_queue_catches_its_match_up(
     assert (job.func_name, job.args) == (CATCH_UP_JOB, (match_id,))
     assert (job.result_ttl, job.timeout, job.failure_ttl) == (0, JOB_TIMEOUT_SECONDS, FAILURE_TTL_SECONDS)
 
-    assert SimpleWorker([queue], connection=fake_redis).work(burst=True)
+    assert SimpleWorker([queue], connection=fake_redis, job_class=ProjectorJob).work(burst=True)
     assert readmodels.summary(match_id) == fresh_views(store, match_id).summary
     assert list(store.unprojected()) == []
 
@@ -90,7 +94,7 @@ def _catch_up_failing_with(readmodels: type, fake_redis: fakeredis.FakeRedis, st
     context.readmodels = readmodels(fake_redis)
     queue = catch_up_queue(fake_redis, "projector")
     job = enqueue_catch_up(queue, match_id)
-    SimpleWorker([queue], connection=fake_redis).work(burst=True)
+    SimpleWorker([queue], connection=fake_redis, job_class=ProjectorJob).work(burst=True)
     return match_id, queue, job
 
 

@@ -1,9 +1,7 @@
-"""The projector's queues, as whoever asks for work sees them: the API, the CLI, a rebuild.
+"""The projector's queues in RQ: the ones its workers serve, and the jobs it queues itself.
 
-Jobs are referenced by their dotted path, so asking for one never imports the projector
-(the paths are part of the contract: jobs already queued must stay runnable). Workers
-listen to the catch-up queue first and the rebuild queue second (RQ serves its queues in
-order), so live catch-ups never wait behind a rebuild's backlog.
+Jobs are queued by their names in :mod:`shared.job_names` (a drain's successor, a lane
+adopted, a rebuild's batches); the workers resolve them (:mod:`services.projector.jobs`).
 
 A worker can die between taking a job off its queue and registering it as started (RQ
 does those in separate steps): that job is then in neither place and no registry shows
@@ -18,16 +16,9 @@ from typing import Any
 from rq import Queue, Worker
 from rq.job import Job, JobStatus
 
+from shared import job_names
+from shared.job_names import FAILURE_TTL_SECONDS, JOB_TIMEOUT_SECONDS, REBUILD_SUFFIX
 from shared.keys import validate_match_id
-
-CATCH_UP_JOB = "services.projector.jobs.catch_up"
-DRAIN_JOB = "services.projector.lanes.drain"
-REBUILD_JOB = "services.projector.jobs.rebuild_batch"
-JOB_TIMEOUT_SECONDS = 60  # a catch-up folds one short match: minutes would mean it hangs
-REBUILD_JOB_TIMEOUT_SECONDS = 600  # a batch of matches, folded from their first event
-REBUILD_RESULT_TTL_SECONDS = 3600  # the rebuild polls its jobs' status and reads their result
-FAILURE_TTL_SECONDS = 7 * 24 * 3600  # keep failed jobs a week, to inspect them
-REBUILD_SUFFIX = "-rebuild"  # the rebuild queue is named after the catch-up queue
 
 
 def catch_up_queue(connection: Any, name: str) -> Queue:
@@ -37,46 +28,30 @@ def catch_up_queue(connection: Any, name: str) -> Queue:
 
 def rebuild_queue(connection: Any, name: str) -> Queue:
     """The queue of rebuild jobs beside the catch-up queue ``name`` (served after it)."""
-    return Queue(f"{name}{REBUILD_SUFFIX}", connection=connection)
-
-
-def enqueue_catch_up(queue: Queue, match_id: str, *, pipeline: Any = None) -> Job:
-    """Queue a catch-up of ``match_id`` as a job of its own; with ``pipeline``, join the
-    caller's transaction. The API asks through the catch-up lanes instead (see
-    :mod:`shared.catchup`); this is one match by hand, e.g. after a fix.
-
-    Results are not kept (``result_ttl=0``): the read models are the result. Running it
-    again is harmless: a job folds everything new, so later ones find little.
-    """
-    return _enqueue_live(queue, CATCH_UP_JOB, validate_match_id(match_id), f"catch up match {match_id}", pipeline)
+    return Queue(job_names.rebuild_queue_name(name), connection=connection)
 
 
 def enqueue_drain(queue: Queue, lane: int) -> Job:
-    """Ask for a catch-up lane to be drained (see :mod:`shared.catchup`)."""
-    return _enqueue_live(queue, DRAIN_JOB, int(lane), f"drain catch-up lane {lane}")
+    """Ask for a catch-up lane to be drained (see :mod:`shared.catch_up_lanes`)."""
+    return _enqueue_live(queue, job_names.DRAIN, int(lane), f"drain catch-up lane {lane}")
 
 
-def _enqueue_live(queue: Queue, job: str, argument: Any, description: str, pipeline: Any = None) -> Job:
+def _enqueue_live(queue: Queue, job: str, argument: Any, description: str) -> Job:
     """Queue a live catch-up job: short, no result kept (the read models are the result)."""
     return queue.enqueue(
-        job,
-        argument,
-        job_timeout=JOB_TIMEOUT_SECONDS,
-        result_ttl=0,
-        failure_ttl=FAILURE_TTL_SECONDS,
-        description=description,
-        pipeline=pipeline,
+        job, argument, job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=0,
+        failure_ttl=FAILURE_TTL_SECONDS, description=description,
     )
 
 
 def enqueue_rebuild(queue: Queue, match_ids: list[str], generation: int) -> Job:
     """Ask for ``match_ids`` to be folded from their first event into ``generation``."""
     return queue.enqueue(
-        REBUILD_JOB,
+        job_names.REBUILD_BATCH,
         [validate_match_id(match_id) for match_id in match_ids],
         generation,
-        job_timeout=REBUILD_JOB_TIMEOUT_SECONDS,
-        result_ttl=REBUILD_RESULT_TTL_SECONDS,
+        job_timeout=job_names.REBUILD_JOB_TIMEOUT_SECONDS,
+        result_ttl=job_names.REBUILD_RESULT_TTL_SECONDS,
         failure_ttl=FAILURE_TTL_SECONDS,
         description=f"rebuild {len(match_ids)} match(es) into read-model generation {generation}",
     )

@@ -1,7 +1,7 @@
 """Rebuild every read model from the event streams into a new generation, with no downtime.
 
 Reads keep using the current generation until the new one is complete, then move over in
-one atomic step (see :mod:`shared.readmodels.generations`):
+one atomic step (see :mod:`shared.readmodels.generations` and :mod:`.lock_and_switch`):
 
 1. take the rebuild lock; N = current + 1; delete any leftovers of generation N; set
    ``building = N`` - from then on live catch-ups write to N as well;
@@ -31,10 +31,11 @@ from datetime import UTC, datetime
 from rq import Queue
 from rq.job import Job, JobStatus
 
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.queues import enqueue_rebuild, lost_jobs, outdated_workers, registered_workers, requeue
+from services.projector.rebuild.lock_and_switch import abandon, drop_generation, lock_rebuild, start_building, switch_to
+from services.projector.rebuild.match_rebuilds import rebuild_batch, rebuild_match
 from shared.eventstore.port import EventStore
-from shared.queues import enqueue_rebuild, lost_jobs, outdated_workers, registered_workers, requeue
-from shared.readmodels.catching_up import ProjectorContext, rebuild_batch, rebuild_match
-from shared.readmodels.generations import abandon, drop_generation, lock_rebuild, start_building, switch_to
 from shared.readmodels.served import ReadModels
 
 _FAILED = {JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}

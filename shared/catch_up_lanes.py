@@ -1,4 +1,4 @@
-"""The API's side of a catch-up: many appends, one projector job.
+"""The catch-up lanes, as both their sides agree on them: many appends, one projector job.
 
 An RQ job costs a worker about 4 ms of bookkeeping (two dozen Redis commands) before it
 folds anything, more than catching a match up does. So the API does not queue a job per
@@ -8,8 +8,8 @@ already. An armed lane's drain may be waiting for requests, so a request to it w
 Lanes let several workers drain at once, so there are as many as live workers listen to
 the queue (RQ's registry, read at most every ``COUNT_SECONDS``; ``CATCH_UP_LANES`` pins a
 count): a worker started or stopped changes the lanes without a restart of the API. The
-drain itself, and why it lingers, is the projector's (``services.projector.lanes``); it
-reaches this side only through the keys below.
+drain itself, and why it lingers, is the projector's (``services.projector.drain``); the
+two sides meet only through the keys below and the job names of :mod:`shared.job_names`.
 
 Nothing relies on a lane for safety: every append also marks its match unprojected, and
 the workers' sweep catches up whatever a drain that died with its worker left behind. The
@@ -18,18 +18,20 @@ lane is tied to a worker: any worker runs any lane's drain job. When the count c
 match's lane may change with it; the requests filed under the old count are drained by the
 jobs that hold those lanes, and a lane whose job was lost is armed again by a worker's
 maintenance (``services.projector.lanes``).
+
+No RQ here: each side hands :class:`LaneRequests` how it counts the workers and how it
+queues a drain job (with RQ, in its own service).
 """
 
 from __future__ import annotations
 
 import time
 import zlib
-
-from rq import Queue, Worker
+from collections.abc import Callable
+from typing import Any
 
 from shared import keys
 from shared.eventstore.lua import Script
-from shared.queues import enqueue_drain, rebuild_queue
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 COUNT_SECONDS = 1.0  # how long the live workers' count is trusted before RQ's registry is read again
@@ -45,14 +47,17 @@ return 0
 """)
 
 
-class CatchUpRequests:
-    """The lanes of one catch-up queue, as the API asks for catch-ups (keys beside the queue's)."""
+class LaneRequests:
+    """The lanes of one catch-up queue, as a caller asks for catch-ups (keys beside the queue's)."""
 
-    def __init__(self, queue: Queue, count: int = 0) -> None:
-        """``count`` pins the number of lanes; 0 follows the workers listening to ``queue``."""
-        self.queue, self.fixed_count = queue, max(0, min(count, MAX_LANES))
-        self._client = queue.connection
-        self._rebuild_queue_key = rebuild_queue(self._client, queue.name).key
+    def __init__(
+        self, client: Any, queue_name: str, count_workers: Callable[[], int],
+        queue_drain_job: Callable[[int], object], count: int = 0,
+    ) -> None:
+        """``count`` pins the number of lanes; 0 follows ``count_workers()`` (the workers listening)."""
+        self._client, self.queue_name = client, queue_name
+        self.fixed_count = max(0, min(count, MAX_LANES))
+        self._count_workers, self._queue_drain_job = count_workers, queue_drain_job
         self._counted: tuple[float, int] | None = None  # (when, lanes)
 
     @property
@@ -62,7 +67,7 @@ class CatchUpRequests:
             return self.fixed_count
         now = time.monotonic()
         if self._counted is None or now - self._counted[0] >= COUNT_SECONDS:
-            workers = Worker.count(queue=self.queue)
+            workers = self._count_workers()
             # No worker at all: keep the last count, for the workers that come back.
             lanes = min(workers, MAX_LANES) if workers else (self._counted[1] if self._counted else 1)
             self._counted = (now, lanes)
@@ -74,7 +79,7 @@ class CatchUpRequests:
     def request(self, match_id: str) -> bool:
         """Ask for a catch-up of ``match_id``; True if this queued its lane's drain job."""
         lane = self.lane_of(match_id)
-        name = self.queue.name
+        name = self.queue_name
         lane_keys = (keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane))
         armed_now = bool(_REQUEST(self._client, lane_keys, (match_id, ARMED_MS)))
         if armed_now:
@@ -85,7 +90,7 @@ class CatchUpRequests:
         """Queue the drain job of a lane just armed; disarm it if that fails, so that no armed
         lane is left without a job (the next request, or the workers' adoption, tries again)."""
         try:
-            enqueue_drain(self.queue, lane)
+            self._queue_drain_job(lane)
         except BaseException:
-            self._client.delete(keys.lane_armed(self.queue.name, lane))
+            self._client.delete(keys.lane_armed(self.queue_name, lane))
             raise

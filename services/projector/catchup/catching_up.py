@@ -1,0 +1,79 @@
+"""Catching one match's read models up with its event stream (the projector's work).
+
+``catch_up`` folds *everything* new for its match (one job per event would cap
+throughput), and every write it makes is idempotent, so running it twice, or two workers
+on one match at once, changes nothing:
+
+1. a finished match's results are recorded first (each counted once per player);
+2. on a status change, the match is listed under its new lobby status;
+3. the views, summary and checkpoint are written and the "unprojected" mark cleared, in
+   one script that never moves a match backwards;
+4. the lobby is settled on the stored summary (a slower worker may have relisted it).
+
+A crash before step 3 leaves the mark set, so the sweep redoes the whole job. What a
+failure does (a retry, or the match parked) is decided once, by
+:mod:`services.projector.catchup.failures`.
+
+While a rebuild runs (see :mod:`shared.readmodels.generations`), steps 1-4 are done first
+for the generation being built, without clearing the mark, then for the one being served
+(the pointer that says so is read after the events, in the round trip of their last read
+where the read-model store can: see ``ReadModels.fold_new``). Rebuilding a match from
+version 0 is :mod:`services.projector.rebuild.match_rebuilds`. The projector's RQ jobs call these;
+so do the CLI's import, unpark and inline rebuild (through :mod:`services.projector.operations`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from services.projector.catchup.failures import projected_or_parked
+from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.publishing.guarded import publish_to_live
+from shared.eventstore.port import EventStore
+from shared.fold import FoldedMatch, fold_stream
+from shared.keys import validate_match_id
+from shared.observability import metrics
+from shared.observability.log_context import bound
+from shared.readmodels.parked import ParkedMatch, ParkedMatches
+from shared.readmodels.projection import MatchReadModels, read_models_of
+
+
+def catch_up(match_id: str, context: ProjectorContext) -> int:
+    """Fold every event not yet folded into the match's read models; the version reached.
+
+    A match holding a poison event is parked, its views stopping just before it; so is one
+    whose read models cannot be written, its views left as they were.
+    """
+    started, outcome = time.perf_counter(), None
+    try:
+        with bound(match_id=match_id):
+            outcome = projected_or_parked(context, match_id, lambda: _fold_and_publish(match_id, context))
+    finally:
+        metrics.record_catch_up(time.perf_counter() - started, ok=outcome is not None and not outcome.failed)
+    return outcome.version
+
+
+def _fold_and_publish(match_id: str, context: ProjectorContext) -> int:
+    start = context.cache.get(match_id) or FoldedMatch(validate_match_id(match_id))
+    projection, pointer = context.readmodels.fold_new(context.store, start, context.page_size)
+    if projection.version == start.version:
+        # Nothing new since this process last wrote the match: only make sure no mark
+        # is left behind (compare-and-delete, so a newer append's mark survives).
+        context.store.mark_projected(match_id, projection.version)
+    else:
+        publish_to_live(context, projection, relist=projection.status is not start.status, pointer=pointer)
+    return projection.version
+
+
+def unpark(match_id: str, ctx: ProjectorContext) -> ParkedMatch | None:
+    """Retry a parked match now; its new record if it is still parked, else None (an
+    operator's action: ``truc unpark MATCH``, ``python -m services.projector unpark MATCH``)."""
+    registry = ParkedMatches(ctx.readmodels.client)
+    registry.remove(match_id)
+    catch_up(match_id, ctx)
+    return registry.get(match_id)
+
+
+def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:
+    """What the match's read models should be, folded from its stream (tests and audits)."""
+    return read_models_of(fold_stream(store, FoldedMatch(validate_match_id(match_id))))

@@ -1,0 +1,33 @@
+"""What a projector job works with: the two ports, and the fold cache of this process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.config import Config
+from shared.connect import connect
+from shared.eventstore import RedisEventStore
+from shared.eventstore.marks import MarkedEventStore
+from shared.fold import PAGE_SIZE, FoldCache
+from shared.readmodels.served import ReadModels
+
+
+@dataclass
+class ProjectorContext:
+    """What a job works with: the event store, the read models and the fold cache."""
+
+    store: MarkedEventStore
+    readmodels: ReadModels
+    cache: FoldCache = field(default_factory=FoldCache)
+    page_size: int = PAGE_SIZE
+    linger_seconds: float = 0.0  # how long a catch-up drain waits for more appends to batch
+    busy_linger_seconds: float = 0.0  # the same, while its lane stays busy (see services.projector.drain)
+
+    @classmethod
+    def from_config(cls, config: Config) -> ProjectorContext:
+        """Connect to the Redis of ``config`` (events and read models share it): the adapters' factory."""
+        client = connect(config.redis_url)
+        return cls(
+            RedisEventStore(client), ReadModels(client), linger_seconds=config.catch_up_linger_ms / 1000,
+            busy_linger_seconds=config.catch_up_busy_linger_ms / 1000,
+        )
