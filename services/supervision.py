@@ -1,0 +1,262 @@
+"""Keeping ``make run``'s processes up, with supervisord: its configuration, and the two things it lacks.
+
+:func:`supervise` writes a supervisord configuration into DATA_DIR (0600, beside its control
+socket, pidfile and log: two stacks with two DATA_DIRs run side by side) and becomes
+supervisord, in the foreground. supervisord starts the groups of programs in the order
+given and restarts whichever program exits: one that exits within ``START_SECONDS`` of starting is retried
+after 1, 2, … ``START_RETRIES`` seconds, then given up (FATAL). SIGINT (Ctrl-C) or SIGTERM
+stops them group after group in the reverse order, each program's process group (gunicorn's
+workers too) SIGTERMed and SIGKILLed after ``STOP_SECONDS``: the embedded Redis last, so its
+AOF is flushed after the last write. Children's lines go to its standard output as they come.
+
+What supervisord does not do, added here:
+
+- crash loops are reported: a program it gives up on (FATAL), and one that exits
+  ``LOOP_EXITS`` times within ``LOOP_SECONDS`` however long it stays up each time. One given
+  up on is started again every ``RETRY_SECONDS``: whatever it waits for (a full disk, a port
+  taken) may clear. An event listener does both (``python -m services.supervision listen``).
+- its children outlive it should it be SIGKILLed (measured: the embedded Redis stayed up,
+  holding the AOF, for a second stack to open too). Each child is started through
+  ``python -m services.supervision guard PID``, which asks the kernel to SIGTERM it when its
+  parent dies (PR_SET_PDEATHSIG, kept across exec; Linux, elsewhere nothing) and execs it.
+"""
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import pwd
+import secrets
+import shlex
+import signal
+import stat
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, NoReturn
+
+from shared.private_files import PRIVATE_UMASK, private_output
+
+START_SECONDS, START_RETRIES = 10, 5
+STOP_SECONDS = 10
+RETRY_SECONDS = 30
+LOOP_EXITS, LOOP_SECONDS = 5, 120.0
+CONFIG_NAME = "supervisord.conf"
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Program:
+    """One program to keep running: its name in supervisord, its command line, how many copies.
+
+    ``copies`` > 1 runs ``name.1`` … ``name.N``.
+    """
+
+    name: str
+    argv: Sequence[str]
+    copies: int = 1
+
+
+@dataclass(frozen=True)
+class Group:
+    """Programs started together and stopped together (supervisord stops one group at a time, a second each)."""
+
+    name: str
+    programs: Sequence[Program]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How quickly a program is given up on and tried again (shorter in the tests)."""
+
+    start_seconds: int = START_SECONDS
+    start_retries: int = START_RETRIES
+    stop_seconds: int = STOP_SECONDS
+    retry_seconds: int = RETRY_SECONDS
+    loop_exits: int = LOOP_EXITS
+    loop_seconds: float = LOOP_SECONDS
+
+
+def configuration(groups: Sequence[Group], data_dir: Path, password: str, settings: Settings = Settings(),
+                  python: str = sys.executable, directory: Path | None = None, supervisord: int | None = None) -> str:
+    """The supervisord configuration (INI) that keeps ``groups`` running, its files all in ``data_dir``.
+
+    The groups start in the order given and stop in reverse. ``supervisord`` is the pid it will
+    run as (this process's, by default: :func:`supervise` becomes it).
+    """
+    supervisord = supervisord or os.getpid()
+    directory = directory or Path.cwd()
+    socket = data_dir / "supervisor.sock"
+    sections: dict[str, dict[str, object]] = {
+        "unix_http_server": {"file": socket, "chmod": "0700", "username": "stack", "password": password},
+        "supervisorctl": {"serverurl": f"unix://{socket}", "username": "stack", "password": password},
+        "rpcinterface:supervisor": {
+            "supervisor.rpcinterface_factory": "supervisor.rpcinterface:make_main_rpcinterface"},
+        "supervisord": {"nodaemon": "true", "pidfile": data_dir / "supervisord.pid", "umask": "077",
+                        "logfile": data_dir / "supervisord.log", "logfile_maxbytes": "1MB", "logfile_backups": 1,
+                        "childlogdir": data_dir, **_same_user()},
+    }
+    for priority, group in enumerate(groups, start=1):
+        sections[f"group:{group.name}"] = {"programs": ",".join(program.name for program in group.programs),
+                                           "priority": priority * 10}
+    for priority, program in enumerate((program for group in groups for program in group.programs), start=1):
+        sections[f"program:{program.name}"] = {
+            "command": _command([python, "-m", "services.supervision", "guard", str(supervisord),
+                                 *program.argv]),
+            "directory": directory, "priority": priority * 10, "autorestart": "true",
+            "startsecs": settings.start_seconds, "startretries": settings.start_retries,
+            "stopsignal": "TERM", "stopwaitsecs": settings.stop_seconds, "stopasgroup": "true",
+            "redirect_stderr": "true", "stdout_logfile": "/dev/stdout", "stdout_logfile_maxbytes": 0,
+            **({"numprocs": program.copies, "numprocs_start": 1, "process_name": "%(program_name)s.%(process_num)d"}
+               if program.copies > 1 else {}),
+        }
+    sections["eventlistener:crash-loops"] = {  # stopped first: nothing is started again while all stop
+        "command": _command([python, "-m", "services.supervision", "listen", str(settings.retry_seconds),
+                             str(settings.loop_exits), str(settings.loop_seconds)]),
+        "directory": directory, "priority": 999, "events": "PROCESS_STATE_FATAL,PROCESS_STATE_EXITED,TICK_5",
+        "environment": f'SUPERVISOR_USERNAME="stack",SUPERVISOR_PASSWORD="{password}"',
+        "stdout_logfile": "NONE", "stderr_logfile": "/dev/stderr", "stderr_logfile_maxbytes": 0,
+    }
+    return "".join(f"[{name}]\n" + "".join(f"{key} = {_escaped(key, value)}\n" for key, value in section.items())
+                   + "\n" for name, section in sections.items())
+
+
+def supervise(groups: Sequence[Group], data_dir: Path, settings: Settings = Settings()) -> NoReturn:
+    """Write the configuration into ``data_dir`` and become supervisord, in the foreground, until stopped."""
+    os.umask(PRIVATE_UMASK)  # supervisord applies its own only when it daemonizes: its log is the owner's too
+    path = data_dir / CONFIG_NAME
+    with private_output(path, replace=True) as file:
+        file.write(configuration(groups, data_dir, secrets.token_urlsafe(24), settings).encode())
+    sys.stdout.flush()
+    for output in (sys.stdout, sys.stderr):
+        _appending(output.fileno())
+    os.execv(sys.executable, [sys.executable, "-m", "supervisor.supervisord", "--configuration", str(path)])
+
+
+def guard(supervisord: int, argv: Sequence[str]) -> NoReturn:
+    """Become ``argv``, asking the kernel first for SIGTERM should the parent (``supervisord``) die."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass
+    if os.getppid() != supervisord:  # it died before the request was in: nothing would stop this one
+        sys.exit(f"{argv[0]}: not started, its supervisor (pid {supervisord}) is gone")
+    os.execvp(argv[0], list(argv))
+
+
+class CrashLoops:
+    """The listener's memory: which program loops, and which to start again when.
+
+    A program given up on (FATAL: it kept exiting within its first seconds) is a crash loop,
+    reported each time and started again ``retry_seconds`` later. One that stays up longer but
+    exits unexpectedly ``LOOP_EXITS`` times within ``LOOP_SECONDS`` is one too, reported once
+    per loop (supervisord restarts it at once each time).
+    """
+
+    def __init__(self, retry_seconds: float, loop_exits: int = LOOP_EXITS, loop_seconds: float = LOOP_SECONDS) -> None:
+        self.retry_seconds, self.loop_exits, self.loop_seconds = retry_seconds, loop_exits, loop_seconds
+        self._exits: dict[str, deque[float]] = {}
+        self._looping: set[str] = set()
+        self._due: dict[str, float] = {}
+
+    def exited(self, name: str, now: float) -> str | None:
+        """A line to report if this exit makes a loop of ``name``'s exits."""
+        exits = self._exits.setdefault(name, deque(maxlen=self.loop_exits))
+        exits.append(now)
+        looping = len(exits) == self.loop_exits and now - exits[0] <= self.loop_seconds
+        was_looping = name in self._looping
+        (self._looping.add if looping else self._looping.discard)(name)
+        if looping and not was_looping:
+            return f"CRASH LOOP: {self.loop_exits} exits within {self.loop_seconds:g} s: see its lines above"
+        return None
+
+    def given_up(self, name: str, now: float) -> str:
+        self._due[name] = now + self.retry_seconds
+        return (f"CRASH LOOP: it kept exiting within its first seconds and was given up on; "
+                f"starting it again in {self.retry_seconds:g} s: see its lines above")
+
+    def due(self, now: float) -> list[str]:
+        """The programs given up on whose time to start again has come (each returned once)."""
+        names = [name for name, at in self._due.items() if now >= at]
+        for name in names:
+            del self._due[name]
+        return names
+
+
+def listen(loops: CrashLoops, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
+           stderr: IO[str] = sys.stderr, clock: Callable[[], float] = time.monotonic) -> NoReturn:
+    """supervisord's event listener: report crash loops, start what it gave up on again when ``loops`` says."""
+    from xmlrpc.client import Fault
+
+    from supervisor import childutils
+
+    rpc = childutils.getRPCInterface(os.environ).supervisor
+    while True:
+        headers, payload = childutils.listener.wait(stdin, stdout)
+        event = headers["eventname"]
+        if event.startswith("PROCESS_STATE_"):
+            fields = childutils.get_headers(payload)
+            name = f"{fields['groupname']}:{fields['processname']}"
+            if event == "PROCESS_STATE_FATAL":
+                _say(stderr, name, loops.given_up(name, clock()))
+            elif event == "PROCESS_STATE_EXITED" and fields.get("expected") == "0":
+                if line := loops.exited(name, clock()):
+                    _say(stderr, name, line)
+        for name in loops.due(clock()):
+            try:
+                rpc.startProcess(name, False)
+            except (Fault, OSError) as error:  # e.g. supervisord is shutting down
+                _say(stderr, name, f"not started again: {error}")
+        childutils.listener.ok(stdout)
+
+
+def _say(out: IO[str], name: str, line: str) -> None:
+    out.write(f"{time.strftime('%H:%M:%S')} {name} | {line}\n")
+    out.flush()
+
+
+def _appending(descriptor: int) -> None:
+    """Make a file that output is redirected to (``make run > run.log``) append-only.
+
+    supervisord writes each child's lines through a descriptor of its own onto ``/dev/stdout``
+    (appending) and its own lines through the one it was given: without O_APPEND on that one,
+    its lines overwrite the children's.
+    """
+    if stat.S_ISREG(os.fstat(descriptor).st_mode):
+        fcntl.fcntl(descriptor, fcntl.F_SETFL, fcntl.fcntl(descriptor, fcntl.F_GETFL) | os.O_APPEND)
+
+
+def _same_user() -> dict[str, str]:
+    """``user`` naming who runs it: supervisord then stays that user without warning that root has no ``user``."""
+    try:
+        return {"user": pwd.getpwuid(os.getuid()).pw_name}
+    except KeyError:  # a uid with no name (some containers): root's warning, then
+        return {}
+
+
+def _command(argv: Sequence[str]) -> str:
+    return " ".join(shlex.quote(str(part)) for part in argv)
+
+
+def _escaped(key: str, value: object) -> str:
+    """``%`` is supervisord's expansion (``%(ENV_X)s``): doubled, save where it is meant."""
+    text = str(value)
+    return text if key == "process_name" else text.replace("%", "%%")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["guard"] and len(argv) > 2:
+        guard(int(argv[1]), argv[2:])
+    elif argv[:1] == ["listen"] and len(argv) == 4:
+        listen(CrashLoops(float(argv[1]), int(argv[2]), float(argv[3])))
+    else:
+        sys.exit("usage: python -m services.supervision guard SUPERVISORD_PID COMMAND [ARG…]\n"
+                 "       python -m services.supervision listen RETRY_SECONDS LOOP_EXITS LOOP_SECONDS")
+
+
+if __name__ == "__main__":
+    main()
