@@ -1,4 +1,4 @@
-"""Keeping ``make run``'s processes up, with supervisord: its configuration, and the two things it lacks.
+"""Keeping ``make run``'s processes up, with supervisord: its configuration, and what it lacks.
 
 :func:`supervise` writes a supervisord configuration into DATA_DIR (0600, beside its control
 socket, pidfile and log: two stacks with two DATA_DIRs run side by side) and becomes
@@ -11,10 +11,8 @@ AOF is flushed after the last write. Children's lines go to its standard output 
 
 What supervisord does not do, added here:
 
-- crash loops are reported: a program it gives up on (FATAL), and one that exits
-  ``LOOP_EXITS`` times within ``LOOP_SECONDS`` however long it stays up each time. One given
-  up on is started again every ``RETRY_SECONDS``: whatever it waits for (a full disk, a port
-  taken) may clear. An event listener does both (``python -m services.supervision listen``).
+- crash loops are reported, and a program given up on is started again a while later: the
+  event listener in :mod:`services.crash_loops`.
 - its children outlive it should it be SIGKILLed (measured: the embedded Redis stayed up,
   holding the AOF, for a second stack to open too). Each child is started through
   ``python -m services.supervision guard PID``, which asks the kernel to SIGTERM it when its
@@ -31,19 +29,17 @@ import shlex
 import signal
 import stat
 import sys
-import time
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import NoReturn
 
 from shared.private_files import PRIVATE_UMASK, private_output
 
+from .crash_loops import LOOP_EXITS, LOOP_SECONDS, RETRY_SECONDS
+
 START_SECONDS, START_RETRIES = 10, 5
 STOP_SECONDS = 10
-RETRY_SECONDS = 30
-LOOP_EXITS, LOOP_SECONDS = 5, 120.0
 CONFIG_NAME = "supervisord.conf"
 _PR_SET_PDEATHSIG = 1
 
@@ -102,19 +98,12 @@ def configuration(groups: Sequence[Group], data_dir: Path, password: str, settin
     for priority, group in enumerate(groups, start=1):
         sections[f"group:{group.name}"] = {"programs": ",".join(program.name for program in group.programs),
                                            "priority": priority * 10}
-    for priority, program in enumerate((program for group in groups for program in group.programs), start=1):
-        sections[f"program:{program.name}"] = {
-            "command": _command([python, "-m", "services.supervision", "guard", str(supervisord),
-                                 *program.argv]),
-            "directory": directory, "priority": priority * 10, "autorestart": "true",
-            "startsecs": settings.start_seconds, "startretries": settings.start_retries,
-            "stopsignal": "TERM", "stopwaitsecs": settings.stop_seconds, "stopasgroup": "true",
-            "redirect_stderr": "true", "stdout_logfile": "/dev/stdout", "stdout_logfile_maxbytes": 0,
-            **({"numprocs": program.copies, "numprocs_start": 1, "process_name": "%(program_name)s.%(process_num)d"}
-               if program.copies > 1 else {}),
-        }
+    programs = [program for group in groups for program in group.programs]
+    for priority, program in enumerate(programs, start=1):
+        sections[f"program:{program.name}"] = _program(program, priority * 10, settings, python, directory,
+                                                       supervisord)
     sections["eventlistener:crash-loops"] = {  # stopped first: nothing is started again while all stop
-        "command": _command([python, "-m", "services.supervision", "listen", str(settings.retry_seconds),
+        "command": _command([python, "-m", "services.crash_loops", str(settings.retry_seconds),
                              str(settings.loop_exits), str(settings.loop_seconds)]),
         "directory": directory, "priority": 999, "events": "PROCESS_STATE_FATAL,PROCESS_STATE_EXITED,TICK_5",
         "environment": f'SUPERVISOR_USERNAME="stack",SUPERVISOR_PASSWORD="{password}"',
@@ -122,6 +111,19 @@ def configuration(groups: Sequence[Group], data_dir: Path, password: str, settin
     }
     return "".join(f"[{name}]\n" + "".join(f"{key} = {_escaped(key, value)}\n" for key, value in section.items())
                    + "\n" for name, section in sections.items())
+
+
+def _program(program: Program, priority: int, settings: Settings, python: str, directory: Path,
+             supervisord: int) -> dict[str, object]:
+    return {
+        "command": _command([python, "-m", "services.supervision", "guard", str(supervisord), *program.argv]),
+        "directory": directory, "priority": priority, "autorestart": "true",
+        "startsecs": settings.start_seconds, "startretries": settings.start_retries,
+        "stopsignal": "TERM", "stopwaitsecs": settings.stop_seconds, "stopasgroup": "true",
+        "redirect_stderr": "true", "stdout_logfile": "/dev/stdout", "stdout_logfile_maxbytes": 0,
+        **({"numprocs": program.copies, "numprocs_start": 1, "process_name": "%(program_name)s.%(process_num)d"}
+           if program.copies > 1 else {}),
+    }
 
 
 def supervise(groups: Sequence[Group], data_dir: Path, settings: Settings = Settings()) -> NoReturn:
@@ -145,77 +147,6 @@ def guard(supervisord: int, argv: Sequence[str]) -> NoReturn:
     if os.getppid() != supervisord:  # it died before the request was in: nothing would stop this one
         sys.exit(f"{argv[0]}: not started, its supervisor (pid {supervisord}) is gone")
     os.execvp(argv[0], list(argv))
-
-
-class CrashLoops:
-    """The listener's memory: which program loops, and which to start again when.
-
-    A program given up on (FATAL: it kept exiting within its first seconds) is a crash loop,
-    reported each time and started again ``retry_seconds`` later. One that stays up longer but
-    exits unexpectedly ``LOOP_EXITS`` times within ``LOOP_SECONDS`` is one too, reported once
-    per loop (supervisord restarts it at once each time).
-    """
-
-    def __init__(self, retry_seconds: float, loop_exits: int = LOOP_EXITS, loop_seconds: float = LOOP_SECONDS) -> None:
-        self.retry_seconds, self.loop_exits, self.loop_seconds = retry_seconds, loop_exits, loop_seconds
-        self._exits: dict[str, deque[float]] = {}
-        self._looping: set[str] = set()
-        self._due: dict[str, float] = {}
-
-    def exited(self, name: str, now: float) -> str | None:
-        """A line to report if this exit makes a loop of ``name``'s exits."""
-        exits = self._exits.setdefault(name, deque(maxlen=self.loop_exits))
-        exits.append(now)
-        looping = len(exits) == self.loop_exits and now - exits[0] <= self.loop_seconds
-        was_looping = name in self._looping
-        (self._looping.add if looping else self._looping.discard)(name)
-        if looping and not was_looping:
-            return f"CRASH LOOP: {self.loop_exits} exits within {self.loop_seconds:g} s: see its lines above"
-        return None
-
-    def given_up(self, name: str, now: float) -> str:
-        self._due[name] = now + self.retry_seconds
-        return (f"CRASH LOOP: it kept exiting within its first seconds and was given up on; "
-                f"starting it again in {self.retry_seconds:g} s: see its lines above")
-
-    def due(self, now: float) -> list[str]:
-        """The programs given up on whose time to start again has come (each returned once)."""
-        names = [name for name, at in self._due.items() if now >= at]
-        for name in names:
-            del self._due[name]
-        return names
-
-
-def listen(loops: CrashLoops, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
-           stderr: IO[str] = sys.stderr, clock: Callable[[], float] = time.monotonic) -> NoReturn:
-    """supervisord's event listener: report crash loops, start what it gave up on again when ``loops`` says."""
-    from xmlrpc.client import Fault
-
-    from supervisor import childutils
-
-    rpc = childutils.getRPCInterface(os.environ).supervisor
-    while True:
-        headers, payload = childutils.listener.wait(stdin, stdout)
-        event = headers["eventname"]
-        if event.startswith("PROCESS_STATE_"):
-            fields = childutils.get_headers(payload)
-            name = f"{fields['groupname']}:{fields['processname']}"
-            if event == "PROCESS_STATE_FATAL":
-                _say(stderr, name, loops.given_up(name, clock()))
-            elif event == "PROCESS_STATE_EXITED" and fields.get("expected") == "0":
-                if line := loops.exited(name, clock()):
-                    _say(stderr, name, line)
-        for name in loops.due(clock()):
-            try:
-                rpc.startProcess(name, False)
-            except (Fault, OSError) as error:  # e.g. supervisord is shutting down
-                _say(stderr, name, f"not started again: {error}")
-        childutils.listener.ok(stdout)
-
-
-def _say(out: IO[str], name: str, line: str) -> None:
-    out.write(f"{time.strftime('%H:%M:%S')} {name} | {line}\n")
-    out.flush()
 
 
 def _appending(descriptor: int) -> None:
@@ -249,13 +180,9 @@ def _escaped(key: str, value: object) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["guard"] and len(argv) > 2:
-        guard(int(argv[1]), argv[2:])
-    elif argv[:1] == ["listen"] and len(argv) == 4:
-        listen(CrashLoops(float(argv[1]), int(argv[2]), float(argv[3])))
-    else:
-        sys.exit("usage: python -m services.supervision guard SUPERVISORD_PID COMMAND [ARG…]\n"
-                 "       python -m services.supervision listen RETRY_SECONDS LOOP_EXITS LOOP_SECONDS")
+    if argv[:1] != ["guard"] or len(argv) < 3:
+        sys.exit("usage: python -m services.supervision guard SUPERVISORD_PID COMMAND [ARG…]")
+    guard(int(argv[1]), argv[2:])
 
 
 if __name__ == "__main__":

@@ -111,7 +111,9 @@ def supervised(tmp_path: Path) -> Iterator[callable]:
 
 
 def test_a_killed_child_is_started_again_and_ctrl_c_then_stops_every_process(supervised) -> None:
-    stack = supervised(Group("first", [STEADY]), Group("then", [Program("other", STEADY.argv)]))
+    other = Program("other", [PYTHON, "-c", "import subprocess, time; subprocess.Popen(['sleep', '601']); "
+                                            "time.sleep(601)"])
+    stack = supervised(Group("first", [STEADY]), Group("then", [other]))
     victim = _eventually(lambda: stack.child("time.sleep(600)"), "the steady child started")
     _eventually(lambda: len(_process_tree(stack.process.pid)) == 5, "both children, their sleeps, the listener")
     orphan = [pid for pid in _process_tree(stack.process.pid) if _parent(pid) == victim]
