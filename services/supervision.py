@@ -3,8 +3,8 @@
 :func:`supervise` writes a supervisord configuration into DATA_DIR (0600, beside its control
 socket, pidfile and log: two stacks with two DATA_DIRs run side by side) and becomes
 supervisord, in the foreground. supervisord starts the groups of programs in the order
-given and restarts whichever program exits: one that exits within ``START_SECONDS`` of starting is retried
-after 1, 2, … ``START_RETRIES`` seconds, then given up (FATAL). SIGINT (Ctrl-C) or SIGTERM
+given and restarts whichever program exits: one that exits within ``START_SECONDS`` of
+starting is retried after 1, 2, … ``START_RETRIES`` seconds, then given up (FATAL). SIGINT (Ctrl-C) or SIGTERM
 stops them group after group in the reverse order, each program's process group (gunicorn's
 workers too) SIGTERMed and SIGKILLed after ``STOP_SECONDS``: the embedded Redis last, so its
 AOF is flushed after the last write. Children's lines go to its standard output as they come.
@@ -13,8 +13,8 @@ What supervisord does not do, added here:
 
 - crash loops are reported, and a program given up on is started again a while later: the
   event listener in :mod:`services.crash_loops`.
-- its children outlive it should it be SIGKILLed (measured: the embedded Redis stayed up,
-  holding the AOF, for a second stack to open too). Each child is started through
+- its children outlive it should it be SIGKILLed (measured: the embedded Redis and the
+  API stayed up under init, the AOF open). Each child is started through
   ``python -m services.supervision guard PID``, which asks the kernel to SIGTERM it when its
   parent dies (PR_SET_PDEATHSIG, kept across exec; Linux, elsewhere nothing) and execs it.
 """
