@@ -1,8 +1,8 @@
 """``python -m services.stack`` (``make run``): the whole stack in one terminal, kept up.
 
 Starts the embedded redis-server (unless REDIS_URL names another Redis), the API under
-gunicorn, the timer, WORKERS projector workers and the bot player, under
-:mod:`services.supervisor`: a process that dies is started again while the others keep
+gunicorn, the timer, WORKERS projector workers and the bot player, under supervisord
+(:mod:`services.supervision`): a process that dies is started again while the others keep
 serving (the API answers 503 while Redis is away), and Ctrl-C stops them all. Settings
 come from the environment (shared.config), so a second ``make run`` with another PORT and
 DATA_DIR runs beside the first.
@@ -17,21 +17,21 @@ from pathlib import Path
 from shared.config import Config
 from shared.private_files import PRIVATE_UMASK, private_dir, secret_file
 
-from .supervisor import Program, Supervisor
+from .supervision import Group, Program, supervise
 
 
-def programs(config: Config) -> list[Program]:
-    """What ``make run`` keeps running, in the order it starts them (and stops them in reverse)."""
+def groups(config: Config) -> list[Group]:
+    """What ``make run`` keeps running: the embedded Redis first, then the services (stopped before it)."""
     python = sys.executable
     found = []
     if config.embedded_redis:
         socket, data = config.redis_url.removeprefix("unix://"), str(config.data_dir / "redis")
-        found.append(Program("redis", [python, "-m", "services.embedded_redis", "--unix-socket", socket,
-                                       "--data-dir", data]))
-    found.append(Program("api", [python, "-m", "services.api"]))
-    found.append(Program("timer", [python, "-m", "services.api", "timer"]))
-    found += [Program(f"worker.{n}", [python, "-m", "services.projector"]) for n in range(1, config.workers + 1)]
-    found.append(Program("bot", [python, "-m", "services.bots"]))
+        found.append(Group("redis", [Program("redis", [python, "-m", "services.embedded_redis", "--unix-socket",
+                                                       socket, "--data-dir", data])]))
+    workers = [Program("worker", [python, "-m", "services.projector"], copies=config.workers)] if config.workers else []
+    found.append(Group("services", [Program("api", [python, "-m", "services.api"]),
+                                    Program("timer", [python, "-m", "services.api", "timer"]),
+                                    *workers, Program("bot", [python, "-m", "services.bots"])]))
     return found
 
 
@@ -52,7 +52,7 @@ def main() -> None:
     os.environ.update(DATA_DIR=str(config.data_dir), REDIS_URL=config.redis_url, QUEUE_URL=config.queue_url,
                       BOT_TOKEN=config.bot_token or _bot_token(config.data_dir), PORT=str(config.port))
     os.chdir(Path(__file__).resolve().parent.parent)  # ``-m services.…`` finds the project from any directory
-    sys.exit(Supervisor(programs(config)).run())
+    supervise(groups(config), config.data_dir)
 
 
 if __name__ == "__main__":
