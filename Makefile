@@ -32,7 +32,8 @@ messages: $(STAMP)
 	$(VENV)/bin/python -m shared.i18n.extract
 
 # Everything in one terminal: embedded redis-server (AOF under DATA_DIR), the API under
-# gunicorn and WORKERS projector workers. Ctrl-C stops it all. See README for settings.
+# gunicorn and WORKERS projector workers, kept up by supervisord. Ctrl-C stops it all.
+# Settings: docs/operations.md.
 run: $(STAMP)
 	$(VENV)/bin/python -m services.stack
 
