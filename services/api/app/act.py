@@ -15,7 +15,7 @@ from typing import Any
 
 from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError
 from shared.fold import FoldedMatch
-from shared.rules import Cancel, Event, RuleError, Seat, command_for, decide
+from shared.rules import Cancel, Event, RuleError, Seat, command_for, step
 
 from ..players import Player
 from .application_errors import NotAPlayerError, NotTheCreatorError, VersionConflictError
@@ -63,7 +63,7 @@ def _attempt(matches: Matches, request: _Request, match: FoldedMatch, fresh: boo
     if request.stale(match):
         raise VersionConflictError(request.if_match, match.version)
     try:
-        events = decide(match.state, command_for(seat, request.action), matches.chances.of(request.match_id))
+        events = step(match.state, command_for(seat, request.action), matches.chances.of(request.match_id)).events
     except RuleError as refusal:
         if not fresh:
             return None  # refused by the cached state: ask the current one
