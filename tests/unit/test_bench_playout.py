@@ -2,7 +2,8 @@
 
 ``bench.player`` plans each match it sends with the engine's step: the service's use cases
 (on the in-memory store, as the HTTP API runs them) record exactly the planned events at
-the planned versions. ``bench.rules_engine`` measures the random playthrough: the one fold
+the planned versions, and the match they keep (folded from each step's state, not evolved
+again) is the one fold of its stream. ``bench.rules_engine`` measures the random playthrough: the one fold
 of its events, stored at the times it played them, is the state it ended in.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from services.api.players import Player
 from shared.codec import decode, encode
 from shared.eventstore import InMemoryEventStore, StoredEvent
 from shared.eventstore.port import decode_data, encode_data
-from shared.fold import FoldedMatch, fold
+from shared.fold import FoldedMatch, fold, fold_stream
 from shared.rules import Seat
 from shared.rules.events import MatchWon
 from shared.rules.playthrough import START_MS, play_random_match
@@ -37,6 +38,7 @@ def _served(plan) -> tuple[list, list]:
         if planned is None:  # past the decks: dealt from the server's seed, which the plan cannot know
             break
         versions.append(act(service, "m", SEATED[seat], action, if_match=versions[-1]).version)
+    assert service.folds.get("m") == fold_stream(service.store, FoldedMatch("m"))
     return [decode(stored) for stored in service.store.read("m", after=0)], versions
 
 

@@ -28,9 +28,9 @@ def create(
         raise AlreadySeatedError(player.id)
     match = FoldedMatch(match_id or new_id())
     chance = SeededChance.new()
-    events = step(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance).events
+    stepped = step(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance)
     matches.chances.keep(match.match_id, chance)
-    created = record(matches, match, events, Seat.A)
+    created = record(matches, match, stepped, Seat.A)
     if opponent is None:
         return created
     joined = join(matches, match.match_id, opponent, accept_custom=True)  # the creator chose both
