@@ -18,8 +18,7 @@ from shared.rules import (
     JoinMatch,
     Status,
     command_for,
-    decide,
-    evolve,
+    step,
     view,
 )
 
@@ -28,15 +27,13 @@ def play(first: Strategy, second: Strategy, rng: random.Random) -> int:
     """One match, ``first`` in seat A; returns 1 if A wins."""
     state = INITIAL
     for command in (CreateMatch("m", "a", "A-bot"), JoinMatch("b", "B-bot")):
-        for event in decide(state, command, rng):
-            state = evolve(state, event)
+        state = step(state, command, rng).state
     players = {SEATS[0]: first, SEATS[1]: second}
     while state.status is not Status.FINISHED:
         for seat in SEATS:
             action = players[seat](view(state, seat))
             if action is not None:
-                for event in decide(state, command_for(seat, action), rng):
-                    state = evolve(state, event)
+                state = step(state, command_for(seat, action), rng).state
                 break
     return 1 if state.winner is SEATS[0] else 0
 

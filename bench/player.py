@@ -22,7 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from shared.rules import INITIAL, CreateMatch, JoinMatch, MatchState, Raise, Seat, Status, command_for, decide, evolve
+from shared.rules import (
+    INITIAL,
+    CreateMatch,
+    Event,
+    JoinMatch,
+    MatchState,
+    Raise,
+    Seat,
+    Status,
+    Step,
+    command_for,
+    step,
+)
 from shared.rules.cards import shuffled_deck
 from shared.rules.check import refusal
 
@@ -58,41 +70,43 @@ def choose(state: MatchState, rng: random.Random) -> tuple[Seat, dict[str, Any]]
 @dataclass(frozen=True)
 class Plan:
     """A match decided in advance: its decks, the version after the join, and every action
-    with the seat sending it and the version it leads to (None: past the decks, see above)."""
+    with the seat sending it and the version it leads to (None: past the decks, see above).
+
+    ``events``: what the engine recorded from the join on, which the server must record too
+    (its ``match_won`` also reveals the match's seed; a blind ending is not planned)."""
 
     decks: tuple[tuple[str, ...], ...]
     joined_version: int
     steps: tuple[tuple[Seat, dict[str, Any], int | None], ...]
+    events: tuple[Event, ...] = ()
 
 
 def plan_match(rng: random.Random, decks: int = DECKS_PER_MATCH) -> Plan:
     """Play a match with the rules engine alone, as :meth:`MatchPlayer.play` would over HTTP."""
     dealt = tuple(shuffled_deck(rng) for _ in range(decks))
-    state, version = _created_and_joined("m", dealt)
-    joined, steps = version, []
+    state, recorded = _created_and_joined("m", dealt)
+    joined, steps = len(recorded), []
     while state.status is not Status.FINISHED:
         seat, action = choose(state, rng)
         try:
-            events = decide(state, command_for(seat, action))
+            state, events = step(state, command_for(seat, action))
         except ValueError:  # a round beyond the decks: the server deals it from the seed
             steps.append((seat, action, None))
             break
-        for event in events:
-            state = evolve(state, event)
-        version += len(events)
-        steps.append((seat, action, version))
+        recorded += events
+        steps.append((seat, action, len(recorded)))
     else:  # finished within its decks: send only those it deals (a smaller, likelier create)
         dealt = dealt[:state.rounds_dealt]
-    return Plan(dealt, joined, tuple(steps))
+    return Plan(dealt, joined, tuple(steps), tuple(recorded[1:]))
 
 
-def _created_and_joined(match_id: str, decks: tuple[tuple[str, ...], ...]) -> tuple[MatchState, int]:
-    """The mirror of a match created with ``decks`` and joined, and its version."""
-    state, version = INITIAL, 0
+def _created_and_joined(match_id: str, decks: tuple[tuple[str, ...], ...]) -> tuple[MatchState, list[Event]]:
+    """The mirror of a match created with ``decks`` and joined, and its events."""
+    state, recorded = INITIAL, []
     for command in (CreateMatch(match_id, "a", "A", first_dealer=Seat.B, decks=decks), JoinMatch("b", "B")):
-        for event in decide(state, command):
-            state, version = evolve(state, event), version + 1
-    return state, version
+        state, events = step(state, command)
+        recorded += events
+    return state, recorded
 
 
 class MatchPlayer:
@@ -127,15 +141,15 @@ class MatchPlayer:
 
     def act(self, seat: Seat, action: dict[str, Any]) -> dict[str, Any]:
         """Send one action with ``If-Match`` and mirror it; the API's answer."""
+        mirrored: Step | None
         try:
-            events = decide(self.state, command_for(seat, action))
+            mirrored = step(self.state, command_for(seat, action))
         except ValueError:  # a round beyond the fixture decks: dealt from the seed, unseen here
-            events = None
+            mirrored = None
         reply = self._send(seat, action)
-        if events is None:
+        if mirrored is None:
             return self._blind(reply)
-        for event in events:
-            self.state = evolve(self.state, event)
+        self.state = mirrored.state
         return reply
 
     def _send(self, seat: Seat, action: dict[str, Any]) -> dict[str, Any]:

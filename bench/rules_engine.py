@@ -1,7 +1,9 @@
-"""Random full matches per second through decide/evolve on one core.
+"""Random full matches per second through the engine's ``step`` (decide, then evolve) on one core.
 
-Baseline, same run: replaying the very same events with ``replay`` alone (the pure fold),
-so the figure shows what deciding and listing legal actions cost on top of folding.
+Every command of the playthrough goes through ``shared.rules.step``, the step the service
+and a bot's search apply too, so this is the cost of their playouts. Baseline, same run:
+replaying the very same events with ``replay`` alone (the pure fold), so the figure shows
+what deciding and listing legal actions cost on top of folding.
 """
 from __future__ import annotations
 

@@ -56,11 +56,14 @@ class FoldedMatch:
 
 def fold(
     folded: FoldedMatch, stored: Iterable[StoredEvent], decoded: Sequence[Event] | None = None,
+    stepped: MatchState | None = None,
 ) -> FoldedMatch:
     """Fold ``stored`` (oldest first, continuing ``folded.version``) into the match.
 
     ``decoded``: the engine events ``stored`` records, when the caller holds them (an
-    append's own, just encoded from them): they are not decoded again.
+    append's own, just encoded from them): they are not decoded again. ``stepped``: the
+    state they lead to from ``folded.state``, when the engine's ``step`` gave them with it
+    (the service's append): they are not evolved again either.
     Raises :class:`GapError` on a missing or repeated version, and the codec's
     ``UnknownEventError`` on an event this code cannot read.
     """
@@ -72,7 +75,8 @@ def fold(
         if record.version != version + 1:
             raise GapError(f"match {folded.match_id!r}: expected version {version + 1}, got {record.version}")
         event = decode(record) if given is None else next(given)
-        state = evolve(state, event)  # before the tally: an event the rules cannot fold counts nothing
+        if stepped is None:
+            state = evolve(state, event)  # before the tally: an event the rules cannot fold counts nothing
         if isinstance(event, RoundWon):
             seat = event.seat
             rounds_won = with_seat(rounds_won, seat, rounds_won[seat.index] + 1)
@@ -82,7 +86,7 @@ def fold(
             created_at = record.at
     if version == folded.version:
         return folded
-    state = clocked(state, at)  # the clock runs from the latest event (R28): once, for the last
+    state = clocked(state if stepped is None else stepped, at)  # the clock runs from the latest event (R28)
     return copy_with(folded, version=version, state=state, created_at=created_at, at=at,
                      rounds_won=rounds_won, points_won=points_won)
 

@@ -3,6 +3,11 @@
 A strategy returns one of ``view["legal_actions"]``, or None when the bot should wait
 (it is not its turn and nothing is asked of it: folding or proposing a redeal is
 always possible, but never urgent).
+
+A strategy never decides or folds a match itself: the server applies the action it sends
+with the engine's step (``shared.rules.step``), and a strategy that searches plays its
+playouts (a later issue) through that same step; ``bench.bots`` plays whole matches between
+strategies so.
 """
 from __future__ import annotations
 

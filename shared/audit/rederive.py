@@ -18,6 +18,9 @@ does not record it. It is re-decided as ``ExpireLobby(at, lobby_seconds)`` with 
 setting when the auditor gives it, else with 0. Checked either way: the match was still
 waiting, the expiry is not timed before the match's creation, and its event is the
 engine's; with the setting, also that the match had waited that long.
+
+Each decision is re-derived by the engine's ``step``, as the service made it: the events
+it decides are compared with the log, and the state it leads to is the next one audited.
 """
 from __future__ import annotations
 
@@ -32,13 +35,13 @@ from shared.rules import (
     MatchState,
     RuleError,
     Seat,
+    Step,
     WinReason,
     clocked,
     deadline,
-    decide,
     iso_utc,
     owes,
-    replay,
+    step,
 )
 from shared.rules import commands as cmd
 from shared.rules import events as ev
@@ -55,14 +58,14 @@ def rederive(stored: Sequence[StoredEvent], events: Sequence[Event], chance: Cha
         if i:
             state = clocked(state, stored[i - 1].at)  # the clock runs from the event before (R28)
         expected = _decided(state, stored[i], events[i], chance, report, lobby_seconds)
-        if expected is None or not _recorded_as(expected, stored, events, i, chance, report):
+        if expected is None or not _recorded_as(expected.events, stored, events, i, chance, report):
             return
-        state, i = replay(expected, state), i + len(expected)
+        state, i = expected.state, i + len(expected.events)
 
 
 def _decided(state: MatchState, record: StoredEvent, event: Event, chance: Chance, report: AuditReport,
-             lobby_seconds: int | None) -> list[Event] | None:
-    """The events the engine decides for the command behind ``event``; None after a finding."""
+             lobby_seconds: int | None) -> Step | None:
+    """The engine's step for the command behind ``event``; None after a finding."""
     command = command_of(event, record.at, lobby_seconds or 0)
     if command is None:
         report.fail(record.version, "rules", f"{event.type} is not a player action at this point")
@@ -72,7 +75,7 @@ def _decided(state: MatchState, record: StoredEvent, event: Event, chance: Chanc
         report.fail(record.version, "time", late)
         return None
     try:
-        return decide(state, command, chance)
+        return step(state, command, chance)
     except RuleError as refusal:
         report.fail(record.version, "rules", f"{event.type} was illegal here: {refusal.code.value}")
     except ValueError as error:  # SetupError included: a creation no service would accept

@@ -2,6 +2,8 @@
 
 ``decide(state, command) -> events`` refuses illegal commands with an R27 code;
 ``evolve(state, event) -> state`` folds facts; ``replay(events)`` is that fold;
+``step(state, command) -> Step(state, events)`` is both, the way every player of a match
+(the service, the playthrough, the benchmarks, a bot's search) applies a command;
 ``legal_actions(state, seat)`` lists what ``decide`` accepts; ``visibility`` decides what
 one seat may see: ``view(state, seat)`` of the match, ``shown(event, ...)`` of each fact.
 
@@ -57,6 +59,7 @@ from .state import (
     Status,
     WinReason,
 )
+from .step import Step, step
 from .variants import InvalidRulesError, RaiseLadder, RedealProposer, RemainderReject, Rules
 from .visibility import replay_view, shown, shown_events, view
 
@@ -66,8 +69,8 @@ __all__ = [
     "Fold", "InvalidCardError", "InvalidDeckError", "InvalidRulesError", "JoinMatch", "MatchState",
     "PlayCard", "PlayerAction", "ProposeRedeal", "QuestionKind", "Raise", "RaiseLadder",
     "RedealProposer", "Reject", "RemainderReject", "Resign", "RoundEnd", "RuleCode", "RuleError",
-    "Rules", "Seat", "SetupError", "Status", "TimeOut", "WinReason", "clocked", "command_for",
+    "Rules", "Seat", "SetupError", "Status", "Step", "TimeOut", "WinReason", "clocked", "command_for",
     "deadline", "decide", "default_decision", "evolve", "iso_utc", "legal_actions", "lobby_deadline",
     "owes", "parse_card", "parse_deck", "replay", "replay_view", "shown", "shown_events",
-    "shuffled_deck", "strength", "view",
+    "shuffled_deck", "step", "strength", "view",
 ]

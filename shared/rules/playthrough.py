@@ -10,16 +10,15 @@ import random
 from collections.abc import Callable
 
 from .chance import Chance, RandomChance
-from .clock import clocked, deadline, owes
+from .clock import deadline, owes
 from .commands import CreateMatch, DeclareRemainder, Fold, JoinMatch, PlayerAction, Resign, TimeOut
-from .decide import decide
 from .events import Event
-from .evolve import evolve
 from .legal import legal_actions
 from .state import INITIAL, SEATS, MatchState
+from .step import step
 from .variants import Rules
 
-Step = Callable[[MatchState, PlayerAction | TimeOut, list[Event], MatchState], None]
+OnStep = Callable[[MatchState, PlayerAction | TimeOut, list[Event], MatchState], None]
 
 START_MS = 1_700_000_000_000  # the match's creation time (epoch ms)
 STEP_MS = 1_000  # time between one move and the next
@@ -50,7 +49,7 @@ def _weight(action: PlayerAction, rare_weight: float, resign_weight: float) -> f
 
 
 def play_random_match(
-    rng: random.Random, rules: Rules = Rules(), max_actions: int = 10_000, on_step: Step | None = None,
+    rng: random.Random, rules: Rules = Rules(), max_actions: int = 10_000, on_step: OnStep | None = None,
     chance: Chance | None = None, decks: tuple[tuple[str, ...], ...] = (),
     timeout_rate: float = 0.0, resign_weight: float = 0.0,
 ) -> tuple[MatchState, list[Event]]:
@@ -64,10 +63,8 @@ def play_random_match(
     chance = chance or RandomChance(rng)
     now, state, recorded = START_MS, INITIAL, []
     for command in (CreateMatch("m", "p1", "alice", rules, decks=decks), JoinMatch("p2", "bob")):
-        for event in decide(state, command, chance):
-            state = evolve(state, event)
-            recorded.append(event)
-        state = clocked(state, now)
+        state, events = step(state, command, chance, now)
+        recorded += events
     for _ in range(max_actions):
         if state.status.over:
             return state, recorded
@@ -77,11 +74,8 @@ def play_random_match(
         else:
             now += STEP_MS
             command = random_action(state, rng, resign_weight=resign_weight)
-        events = decide(state, command, chance)
         before = state
-        for event in events:
-            state = evolve(state, event)
-        state = clocked(state, now)
+        state, events = step(state, command, chance, now)
         recorded += events
         if on_step is not None:
             on_step(before, command, events, state)

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 from .cards import DECK
 from .commands import Accept, CreateMatch, JoinMatch, PlayCard, PlayerAction, ProposeRedeal, Raise
-from .decide import decide
 from .events import Event
-from .evolve import evolve
 from .legal import legal_actions
 from .state import INITIAL, MatchState, Seat
+from .step import step
 from .variants import Rules
 
 PAIRED = ("7H", "7S", "8H", "8S", "9H", "9S", "10H", "10S", "JH", "JS", "QH", "QS")
@@ -59,17 +58,12 @@ def void_match(match_id: str, rounds: int, target: int = 100) -> list[Event]:
     state, recorded = INITIAL, []
     rules = Rules(target=target, turn_seconds=WEEK)
     for command in (CreateMatch(match_id, "p1", "alice", rules, Seat.B), JoinMatch("p2", "bob")):
-        state = _apply(state, decide(state, command, chance), recorded)
+        state, events = step(state, command, chance)
+        recorded += events
     while not state.status.over and state.rounds_dealt <= rounds:  # the last void round deals the next one
-        state = _apply(state, decide(state, _next(state), chance), recorded)
+        state, events = step(state, _next(state), chance)
+        recorded += events
     return recorded
-
-
-def _apply(state: MatchState, events: list[Event], recorded: list[Event]) -> MatchState:
-    for event in events:
-        state = evolve(state, event)
-    recorded += events
-    return state
 
 
 def _next(state: MatchState) -> PlayerAction:

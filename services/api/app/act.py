@@ -15,7 +15,7 @@ from typing import Any
 
 from shared.eventstore import AppendToken, ConcurrencyError, DuplicateAppendError
 from shared.fold import FoldedMatch
-from shared.rules import Cancel, Event, RuleError, Seat, command_for, decide
+from shared.rules import Cancel, RuleError, Seat, Step, command_for, step
 
 from ..players import Player
 from .application_errors import NotAPlayerError, NotTheCreatorError, VersionConflictError
@@ -63,19 +63,19 @@ def _attempt(matches: Matches, request: _Request, match: FoldedMatch, fresh: boo
     if request.stale(match):
         raise VersionConflictError(request.if_match, match.version)
     try:
-        events = decide(match.state, command_for(seat, request.action), matches.chances.of(request.match_id))
+        stepped = step(match.state, command_for(seat, request.action), matches.chances.of(request.match_id))
     except RuleError as refusal:
         if not fresh:
             return None  # refused by the cached state: ask the current one
         over = match.state.status.over
         raise remembered(matches, request.match_id, seat, request.token, refusal, over) from None
-    return _recorded(matches, request, match, events, seat)
+    return _recorded(matches, request, match, stepped, seat)
 
 
-def _recorded(matches: Matches, request: _Request, match: FoldedMatch, events: list[Event], seat: Seat) -> Recorded:
+def _recorded(matches: Matches, request: _Request, match: FoldedMatch, stepped: Step, seat: Seat) -> Recorded:
     """Record the decided events; a concurrent append is a conflict only under If-Match."""
     try:
-        return record(matches, match, events, seat, request.token)
+        return record(matches, match, stepped, seat, request.token)
     except ConcurrencyError as conflict:
         if request.if_match is not None:
             raise VersionConflictError(request.if_match, conflict.actual) from None

@@ -8,7 +8,7 @@ from typing import Any
 
 from shared.fold import FoldedMatch
 from shared.ids import new_id
-from shared.rules import CreateMatch, Seat, decide
+from shared.rules import CreateMatch, Seat, step
 from shared.rules.chance import SeededChance
 
 from ..players import Player
@@ -28,9 +28,9 @@ def create(
         raise AlreadySeatedError(player.id)
     match = FoldedMatch(match_id or new_id())
     chance = SeededChance.new()
-    events = decide(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance)
+    stepped = step(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance)
     matches.chances.keep(match.match_id, chance)
-    created = record(matches, match, events, Seat.A)
+    created = record(matches, match, stepped, Seat.A)
     if opponent is None:
         return created
     joined = join(matches, match.match_id, opponent, accept_custom=True)  # the creator chose both

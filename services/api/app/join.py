@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shared.fold import FoldedMatch
-from shared.rules import JoinMatch, MatchState, Rules, Seat, decide
+from shared.rules import JoinMatch, MatchState, Rules, Seat, step
 from shared.rules.variants import RANKED_TARGET, RANKED_TURN_SECONDS
 
 from ..players import Player
@@ -27,10 +27,10 @@ def join(
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
         if not shown_to(match.state, player) and not admits(matches, match_id, invite):
             raise MatchNotFoundError(match_id)
-        events = decide(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
+        stepped = step(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
         if match.state.custom and not accept_custom:
             raise CustomTermsError(len(match.state.decks), _start_scores(match.state), *_short_terms(match.state.rules))
-        return record(matches, match, events, Seat.B)
+        return record(matches, match, stepped, Seat.B)
 
     return retrying(matches, match_id, attempt)
 

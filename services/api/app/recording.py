@@ -15,7 +15,7 @@ from shared.codec import encode
 from shared.eventstore import AppendToken, ConcurrencyError, NotDurableError, StoredEvent
 from shared.fold import FoldedMatch, fold
 from shared.observability import metrics
-from shared.rules import Event, MatchState, Seat
+from shared.rules import Event, MatchState, Seat, Step
 
 from .application_errors import BusyError
 from .loading import existing
@@ -42,9 +42,11 @@ None to decide again on the stream."""
 
 
 def record(
-    matches: Matches, match: FoldedMatch, events: list[Event], seat: Seat | None, token: AppendToken | None = None,
+    matches: Matches, match: FoldedMatch, stepped: Step, seat: Seat | None, token: AppendToken | None = None,
 ) -> Recorded:
-    """Append ``events``, decided on ``match``, at its version; ConcurrencyError if the stream moved on."""
+    """Append the events of ``stepped``, the engine's step on ``match``, at its version;
+    ConcurrencyError if the stream moved on."""
+    events = stepped.events
     try:
         appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
     except NotDurableError as unconfirmed:  # recorded on the master all the same: have it projected
@@ -54,7 +56,7 @@ def record(
     metrics.record_append(len(appended.events))
     if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
         matches.notify(match.match_id)
-    now = fold(match, appended.events, events)  # the events just decided: no decoding them back
+    now = fold(match, appended.events, events, stepped.state)  # just stepped: not decoded nor evolved again
     matches.folds.put(now)
     return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events))
 

@@ -13,7 +13,7 @@ once.
 from __future__ import annotations
 
 from shared.fold import FoldedMatch
-from shared.rules import ExpireLobby, Seat, TimeOut, decide, owes
+from shared.rules import ExpireLobby, Seat, TimeOut, owes, step
 
 from .matches import Matches
 from .recording import Recorded, record, retrying
@@ -30,8 +30,8 @@ def time_out(matches: Matches, match_id: str, now_ms: int, seat: Seat | None = N
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
         # Nobody owes only while the match is not playing: the rules refuse either seat alike.
         command = TimeOut(seat or owes(match.state) or Seat.A, now_ms)
-        events = decide(match.state, command, matches.chances.of(match_id))  # a fold deals the next round
-        return record(matches, match, events, None)
+        stepped = step(match.state, command, matches.chances.of(match_id))  # a fold deals the next round
+        return record(matches, match, stepped, None)
 
     return retrying(matches, match_id, attempt)
 
@@ -44,7 +44,6 @@ def expire(matches: Matches, match_id: str, now_ms: int, lobby_seconds: int) -> 
     """
 
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
-        events = decide(match.state, ExpireLobby(now_ms, lobby_seconds))
-        return record(matches, match, events, None)
+        return record(matches, match, step(match.state, ExpireLobby(now_ms, lobby_seconds)), None)
 
     return retrying(matches, match_id, attempt)

@@ -192,15 +192,15 @@ def test_a_due_timeout_records_the_seats_default_decision_with_its_consequences(
 def test_a_move_that_lands_first_wins_and_the_timeout_is_refused(http, matches, clock, alice, bob, monkeypatch):
     match_id = _started(http, alice, bob)
     clock.now = T0 + MINUTE + 500  # A's deadline passed; A raises just as the timer decides
-    decide = clock_use_cases.decide
+    step = clock_use_cases.step
 
-    def racing_decide(state, command, chance=None):
-        events = decide(state, command, chance)
+    def racing_step(state, command, chance=None, at_ms=None):
+        stepped = step(state, command, chance, at_ms)
         if state.round.pending is None:
             assert _act(http, match_id, alice, "raise").status_code == 200
-        return events
+        return stepped
 
-    monkeypatch.setattr(clock_use_cases, "decide", racing_decide)
+    monkeypatch.setattr(clock_use_cases, "step", racing_step)
 
     assert _refused(time_out, matches, match_id, clock.now) is RuleCode.NOT_DUE  # B owes now, for a minute
     assert [e["type"] for e in _events(http, match_id)][3:] == ["raise_proposed"]
