@@ -25,7 +25,7 @@ import redis
 from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, find_poison
 from services.projector.publishing.guarded import UnpublishableError, publish_to
-from shared.readmodels.parked import ParkedMatches, Poison
+from shared.readmodels.parked import Poison
 
 log = logging.getLogger(__name__)
 
@@ -103,5 +103,5 @@ def _park_unwritable(
 
 
 def _park(context: ProjectorContext, match_id: str, poison: Poison) -> None:
-    ParkedMatches(context.readmodels.client).park(match_id, poison, context.store.version(match_id))
+    context.readmodels.parked.park(match_id, poison, context.store.version(match_id))
     log.error("Parked match %s at event %d: %s", match_id, poison.version, poison.error)
