@@ -17,7 +17,7 @@ failure does (a retry, or the match parked) is decided once, by
 While a rebuild runs (see :mod:`shared.readmodels.generations`), steps 1-4 are done first
 for the generation being built, without clearing the mark, then for the one being served
 (the pointer that says so is read after the events, in the round trip of their last read
-where the read-model store can: see ``ReadModels.fold_new``). Rebuilding a match from
+where the read-model store's adapter can: see ``ReadSide.fold_new``). Rebuilding a match from
 version 0 is :mod:`services.projector.rebuild.match_rebuilds`. The projector's RQ jobs call these;
 so do the CLI's import, unpark and inline rebuild (through :mod:`services.projector.operations`).
 """
