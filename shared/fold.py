@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from shared.codec import decode
 from shared.eventstore.port import EventStore, StoredEvent
+from shared.eventstore.store_errors import CorruptEventError
 from shared.offloop import off_loop
 from shared.rules import INITIAL, Event, MatchState, Status, clocked, evolve
 from shared.rules.events import RoundWon
@@ -154,6 +155,50 @@ def fold_up_to(store: EventStore, match_id: str, version: int) -> FoldedMatch:
     for page in pages_up_to(store, match_id, 0, version):
         folded = fold_page(folded, page)
     return folded
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The first event of a match the fold refuses (or the store cannot read), and the fold before it."""
+
+    before: FoldedMatch  # every event before the refused one, folded
+    version: int
+    error: Exception
+
+
+def first_refusal(
+    store: EventStore, match_id: str, page_size: int = PAGE_SIZE, *, passes: tuple[type[BaseException], ...] = (),
+) -> Refusal | None:
+    """Fold the match from its first event, one at a time, until one is refused; None if all fold.
+
+    An entry the store cannot read is refused too, the entries before it folded. ``passes``:
+    errors that say nothing of an event (a store away, a timeout), raised as they are.
+    """
+    folded = FoldedMatch(match_id)
+    while True:
+        try:
+            page = store.read(match_id, after=folded.version, limit=page_size)
+        except CorruptEventError as unreadable:
+            readable = store.read(match_id, after=folded.version, limit=unreadable.version - folded.version - 1)
+            folded, refused = _one_by_one(folded, readable, passes)
+            return refused or Refusal(folded, unreadable.version, unreadable)
+        folded, refused = _one_by_one(folded, page, passes)
+        if refused is not None or len(page) < page_size:
+            return refused
+
+
+def _one_by_one(
+    folded: FoldedMatch, page: Sequence[StoredEvent], passes: tuple[type[BaseException], ...],
+) -> tuple[FoldedMatch, Refusal | None]:
+    """``page`` folded event by event up to the first refused, and its refusal."""
+    for stored in page:
+        try:
+            folded = fold(folded, [stored])
+        except passes:
+            raise
+        except Exception as error:  # noqa: BLE001 - whatever the fold raises, this event caused it
+            return folded, Refusal(folded, stored.version, error)
+    return folded, None
 
 
 class FoldCache:

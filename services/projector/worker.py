@@ -35,7 +35,8 @@ from services.projector.queues import catch_up_queue, rebuild_queue
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 from shared.observability import exposition, logs
-from shared.readmodels.parked import ParkedMatch, ParkedMatches
+from shared.readmodels.parked import ParkedMatch
+from shared.readmodels.port import ParkedRegistry
 
 # RQ 3 blocks on the queue for ``worker_ttl - 15`` seconds between maintenance checks.
 _RQ_DEQUEUE_MARGIN = 15
@@ -92,7 +93,7 @@ class ProjectorWorker(SimpleWorker):
         counts = {"caught up": 0, "failed": 0, "parked": 0, "left parked": 0}
         try:
             context = self._context or current_context()
-            registry = ParkedMatches(context.readmodels.client)
+            registry = context.readmodels.parked
             parked = registry.all()
             for match_id in context.store.unprojected():
                 counts[self._sweep_one(match_id, context, registry, parked)] += 1
@@ -109,7 +110,7 @@ class ProjectorWorker(SimpleWorker):
         return counts["caught up"]
 
     def _sweep_one(
-        self, match_id: str, context: ProjectorContext, registry: ParkedMatches, parked: dict[str, ParkedMatch],
+        self, match_id: str, context: ProjectorContext, registry: ParkedRegistry, parked: dict[str, ParkedMatch],
     ) -> str:
         """Catch one marked match up; what became of it (a key of the sweep's counts)."""
         record = parked.get(match_id)

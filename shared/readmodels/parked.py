@@ -28,14 +28,13 @@ timeout signals are transient, and are raised as before (the mark makes sure it 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from shared import keys
 from shared.eventstore.port import system_clock
 from shared.eventstore.schema import iso_from_ms
-from shared.readmodels.served import ReadModels
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,52 @@ class ParkedMatch:
         return {"match": self.match, "version": self.version, "error": self.error, "since": self.since}
 
 
-class ParkedMatches:
+class ServedVersions(Protocol):
+    """What telling a stuck match from a passed one reads: the served views' versions."""
+
+    def generation(self) -> int: ...
+
+    def at(self, generation: int) -> _Versions: ...
+
+
+class _Versions(Protocol):
+    def projected_versions(self, match_ids: list[str]) -> list[int]: ...
+
+
+def parked_record(match_id: str, poison: Poison, stream_version: int) -> ParkedMatch:
+    """The record of ``match_id`` parked on ``poison`` now."""
+    return ParkedMatch(match_id, poison.version, poison.error, stream_version, iso_from_ms(system_clock()))
+
+
+class ParkedRecords:
+    """What every registry of parked matches answers from its records (``all``, ``remove``)."""
+
+    def all(self) -> dict[str, ParkedMatch]:
+        raise NotImplementedError
+
+    def remove(self, match_id: str) -> bool:
+        raise NotImplementedError
+
+    def current(self, readmodels: ServedVersions) -> list[ParkedMatch]:
+        """The records whose match is still stuck: its served views have not passed the poison.
+
+        A match whose views moved past it (a fixed projector caught it up) is no longer
+        stuck, even before the next sweep forgets its record.
+        """
+        return _stuck(self.all(), readmodels)
+
+    def forget_passed(self, readmodels: ServedVersions) -> list[str]:
+        """Remove the records of matches whose views moved past their poison; their ids."""
+        # One read of the registry: a match parked after it is never taken for passed.
+        records = self.all()
+        stuck = {record.match for record in _stuck(records, readmodels)}
+        passed = [match_id for match_id in records if match_id not in stuck]
+        for match_id in passed:
+            self.remove(match_id)
+        return passed
+
+
+class ParkedMatches(ParkedRecords):
     """The registry of parked matches (``keys.PARKED``) on a Redis client."""
 
     def __init__(self, client: Any) -> None:
@@ -73,7 +117,7 @@ class ParkedMatches:
 
     def park(self, match_id: str, poison: Poison, stream_version: int) -> ParkedMatch:
         """Record ``match_id`` as parked on ``poison``; the record."""
-        record = ParkedMatch(match_id, poison.version, poison.error, stream_version, iso_from_ms(system_clock()))
+        record = parked_record(match_id, poison, stream_version)
         self._client.hset(keys.PARKED, match_id, orjson.dumps(asdict(record)))
         return record
 
@@ -91,26 +135,8 @@ class ParkedMatches:
         """Forget ``match_id``'s record; True if there was one."""
         return bool(self._client.hdel(keys.PARKED, match_id))
 
-    def current(self, readmodels: ReadModels) -> list[ParkedMatch]:
-        """The records whose match is still stuck: its served views have not passed the poison.
 
-        A match whose views moved past it (a fixed projector caught it up) is no longer
-        stuck, even before the next sweep forgets its record.
-        """
-        return _stuck(self.all(), readmodels)
-
-    def forget_passed(self, readmodels: ReadModels) -> list[str]:
-        """Remove the records of matches whose views moved past their poison; their ids."""
-        # One read of the registry: a match parked after it is never taken for passed.
-        records = self.all()
-        stuck = {record.match for record in _stuck(records, readmodels)}
-        passed = [match_id for match_id in records if match_id not in stuck]
-        for match_id in passed:
-            self.remove(match_id)
-        return passed
-
-
-def _stuck(records: dict[str, ParkedMatch], readmodels: ReadModels) -> list[ParkedMatch]:
+def _stuck(records: dict[str, ParkedMatch], readmodels: ServedVersions) -> list[ParkedMatch]:
     """Those of ``records`` whose served views have not passed the poison, by match id."""
     ordered = sorted(records.values(), key=lambda record: record.match)
     served = readmodels.at(readmodels.generation())

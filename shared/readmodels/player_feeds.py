@@ -22,9 +22,9 @@ gets the scan of its playing matches again (:func:`awaiting_turns`), not the bac
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 
@@ -32,7 +32,6 @@ from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore.schema import iso_from_ms
 from shared.fold import FoldedMatch
-from shared.readmodels.served import ReadModels
 from shared.rules import deadline, owes
 
 MAXLEN = 200  # notices kept per player (XADD MAXLEN ~: trimmed a macro node at a time)
@@ -60,25 +59,35 @@ def turn_notice(projection: FoldedMatch) -> tuple[str, dict[str, Any]] | None:
                        "deadline": None if due is None else iso_from_ms(due)}
 
 
+class Telling(NamedTuple):
+    """A notice to append to a player's feed."""
+
+    player_id: str
+    kind: str  # "turn" or "match"
+    data: dict[str, Any]
+
+
+def notices_of(projection: FoldedMatch, *, status_changed: bool) -> list[Telling]:
+    """The notices a served write of ``projection`` tells: whose turn it is, and (``status_changed``)
+    each seated player of the match's new status."""
+    turn = turn_notice(projection)
+    notices = [] if turn is None else [Telling(turn[0], "turn", turn[1])]
+    return notices + (_status_notices(projection) if status_changed else [])
+
+
 class PlayerFeeds:
     """The players' feeds on a Redis client (a shared one to write, a stream's own to wait)."""
 
     def __init__(self, client: Any) -> None:
         self._client = client
 
-    def tell(self, projection: FoldedMatch, *, status_changed: bool, into: Any = None) -> list[str]:
-        """Append the projection's notices, once its served views are written, and wake their streams.
+    def append(self, notices: Sequence[Telling], into: Any = None) -> list[str]:
+        """Append ``notices``, once the served views they tell of are written, and wake their streams.
 
         ``into``: a pipeline to queue them on, which the caller executes; else they are sent at once.
         Returns the players still to wake once the caller's pipeline ran (a cluster pipeline cannot
         publish): hand them to :meth:`wake`.
         """
-        notices = []
-        turn = turn_notice(projection)
-        if turn is not None:
-            notices.append((turn[0], "turn", turn[1]))
-        if status_changed:
-            notices += _status_notices(projection)
         if not notices:
             return []
         pipe = self._client.pipeline(transaction=False) if into is None else into  # one round trip; per node
@@ -111,7 +120,7 @@ class PlayerFeeds:
         first, latest = self._client.xrange(key, count=1), self._client.xrevrange(key, count=1)
         if not latest:
             return after == START
-        return _order(_text(first[0][0])) <= _order(after) <= _order(_text(latest[0][0]))
+        return entry_order(_text(first[0][0])) <= entry_order(after) <= entry_order(_text(latest[0][0]))
 
     def after(self, player_id: str, after: str) -> list[Notice]:
         """The notices after ``after`` (the feed holds about ``MAXLEN``), without waiting."""
@@ -119,7 +128,16 @@ class PlayerFeeds:
         return [_notice(entry_id, fields) for _, entries in woke or () for entry_id, fields in entries]
 
 
-def awaiting_turns(readmodels: ReadModels, player_id: str) -> Iterator[dict[str, Any]]:
+class OnRedis(Protocol):
+    """Read models on a Redis client (the Redis adapter of the read side)."""
+
+    @property
+    def client(self) -> Any: ...
+
+    def generation(self) -> int: ...
+
+
+def awaiting_turns(readmodels: OnRedis, player_id: str) -> Iterator[dict[str, Any]]:
     """A ``turn`` notice's data for each of the player's playing matches that awaits them now.
 
     From the served read models: the player's list of playing matches, and each one's
@@ -142,11 +160,11 @@ def awaiting_turns(readmodels: ReadModels, player_id: str) -> Iterator[dict[str,
         start += SCAN_PAGE
 
 
-def _status_notices(projection: FoldedMatch) -> list[tuple[str, str, dict[str, Any]]]:
+def _status_notices(projection: FoldedMatch) -> list[Telling]:
     """A ``match`` notice for each seated player."""
     state = projection.state
     data = {"match_id": projection.match_id, "status": state.status.value, "version": projection.version}
-    return [(player.id, "match", data) for player in state.players if player is not None]
+    return [Telling(player.id, "match", data) for player in state.players if player is not None]
 
 
 def _owed_seat(view: dict[str, Any]) -> str | None:
@@ -172,7 +190,8 @@ def _notice(entry_id: bytes | str, fields: dict[bytes, bytes]) -> Notice:
     return Notice(_text(entry_id), _text(fields[b"type"]), orjson.loads(fields[b"data"]))
 
 
-def _order(entry_id: str) -> tuple[int, int]:
+def entry_order(entry_id: str) -> tuple[int, int]:
+    """Where an entry id ("<ms>-<n>") stands in its feed."""
     ms, _, seq = entry_id.partition("-")
     return int(ms), int(seq or 0)
 

@@ -1,20 +1,34 @@
-"""The read-model store's port: what the projector writes and the API reads, of one generation.
+"""The read-model store's port: what the projector writes and the API reads.
 
-Two adapters pass one contract suite (``tests/contract/test_read_model_store_contract.py``):
-:class:`~shared.readmodels.writes.GenerationModels` on Redis (a server, a cluster, fakeredis)
-and :class:`~shared.readmodels.memory.InMemoryGenerationModels`. What differs between them (a
-Lua script on one node, a pipeline split per node on a cluster) is the adapter's business.
+:class:`ReadSide` is the whole of it: every generation (each a :class:`ReadModelStore`: views,
+lobby, scoreboard), the generation pointer, the players' feeds, the clocks' index and the
+parked registry. Two adapters pass one contract suite
+(``tests/contract/test_read_model_store_contract.py``): on Redis (a server, a cluster,
+fakeredis) :class:`~shared.readmodels.served.ReadModels` and
+:class:`~shared.readmodels.writes.GenerationModels`; in memory
+:class:`~shared.readmodels.memory_served.InMemoryReadModels` and
+:class:`~shared.readmodels.memory.InMemoryGenerationModels`. What differs between them (a
+Lua script on one node, a pipeline split per node on a cluster, whether the pointer's read
+can ride in the events' round trip) is the adapter's business.
 
 The contract: views never move backwards (a rebuild may rewrite the same version, never an
 older one); a match is listed under one status only, and a stale listing is moved as it is
 met; private matches stay listed but the lobby hides them; each finished match counts once
-per player, rows ranked by matches won, then points difference, then name.
+per player, rows ranked by matches won, then points difference, then name. A notice told
+is read back from its player's feed, in order; a clock indexed is due once its deadline
+passes; a match parked stays parked until removed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
+
+from shared.eventstore.port import EventStore
+from shared.fold import FoldedMatch
+from shared.readmodels.generations import Pointer
+from shared.readmodels.parked import ParkedMatch, Poison, ServedVersions
+from shared.readmodels.player_feeds import Notice, Telling
 
 
 @runtime_checkable
@@ -54,3 +68,111 @@ class ReadModelStore(Protocol):
     def scoreboard(self, limit: int = 50) -> dict[str, Any]: ...
 
     def player_row(self, player_id: str) -> dict[str, Any] | None: ...
+
+
+@runtime_checkable
+class ParkedRegistry(Protocol):
+    """The matches the projector stopped on (see :mod:`shared.readmodels.parked`)."""
+
+    def park(self, match_id: str, poison: Poison, stream_version: int) -> ParkedMatch: ...
+
+    def get(self, match_id: str) -> ParkedMatch | None: ...
+
+    def all(self) -> dict[str, ParkedMatch]: ...
+
+    def remove(self, match_id: str) -> bool: ...
+
+    def current(self, readmodels: ServedVersions) -> list[ParkedMatch]: ...
+
+    def forget_passed(self, readmodels: ServedVersions) -> list[str]: ...
+
+
+@runtime_checkable
+class ClockIndex(Protocol):
+    """The running clocks: which matches are due when (see :mod:`shared.readmodels.clocks`)."""
+
+    def due(self, now_ms: int, limit: int = 100) -> list[str]: ...
+
+    def next_deadline(self) -> int | None: ...
+
+    def running(self) -> int: ...
+
+
+@runtime_checkable
+class FeedReader(Protocol):
+    """The players' feeds, as read (see :mod:`shared.readmodels.player_feeds`)."""
+
+    def position(self, player_id: str) -> str: ...
+
+    def resumes(self, player_id: str, after: str) -> bool: ...
+
+    def after(self, player_id: str, after: str) -> list[Notice]: ...
+
+
+@runtime_checkable
+class ReadSide(Protocol):
+    """Every generation of the read models and what goes with the served one: the pointer, the
+    players' feeds, the clocks' index and the parked registry. What the projector writes and
+    the API reads; a write's ``generation`` None is the generation reads use, resolved then.
+    """
+
+    parked: ParkedRegistry
+    clocks: ClockIndex
+    feeds: FeedReader
+
+    def generation(self) -> int: ...
+
+    def pointer(self) -> Pointer: ...
+
+    def at(self, generation: int) -> ReadModelStore: ...
+
+    def fold_new(self, store: EventStore, start: FoldedMatch, page_size: int) -> tuple[FoldedMatch, Pointer | None]: ...
+
+    # --- the served generation, as read ----------------------------------------
+
+    def view_json(self, match_id: str, audience: str) -> bytes | None: ...
+
+    def view(self, match_id: str, audience: str) -> dict[str, Any] | None: ...
+
+    def summary(self, match_id: str) -> dict[str, Any] | None: ...
+
+    def projected_version(self, match_id: str) -> int: ...
+
+    def wait_for_version(self, match_id: str, min_version: int, timeout_s: float) -> int: ...
+
+    def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]: ...
+
+    def player_matches(self, player_id: str, status: str, limit: int = 50,
+                       hide: bool = False) -> list[dict[str, Any]]: ...
+
+    def scoreboard(self, limit: int = 50) -> dict[str, Any]: ...
+
+    def player_row(self, player_id: str) -> dict[str, Any] | None: ...
+
+    # --- writes -----------------------------------------------------------------
+
+    def write_match(
+        self, match_id: str, version: int, views: Mapping[str, Mapping[str, Any]],
+        summary: Mapping[str, Any], *, replace_same_version: bool = False,
+        generation: int | None = None, clear_mark: bool = True,
+    ) -> bool: ...
+
+    def place_in_lobby(
+        self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (), *,
+        generation: int | None = None, read_status: bool = False,
+    ) -> str | None: ...
+
+    def settle_lobby(
+        self, match_id: str, created_at_ms: int, *, generation: int | None = None,
+        written: Mapping[str, Any] | None = None,
+    ) -> None: ...
+
+    def record_result(
+        self, match_id: str, player_id: str, name: str, won: bool,
+        rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
+    ) -> bool: ...
+
+    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
+        """After a served write: index the match's clock (None: none runs) and append the
+        players' notices, then wake their streams (the feeds' and the clock's writes: one round trip)."""
+        ...

@@ -24,7 +24,10 @@ from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
 from shared.fold import FoldedMatch, fold_stream, fold_stream_then
 from shared.readmodels.changes import ViewChanges
+from shared.readmodels.clocks import Clocks
 from shared.readmodels.generations import Pointer, current_generation, pointer_from, queue_pointer_read, read_pointer
+from shared.readmodels.parked import ParkedMatches
+from shared.readmodels.player_feeds import PlayerFeeds, Telling
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
@@ -43,6 +46,9 @@ class ReadModels:
     def __init__(self, client: Any, subscriber: Subscriber | None = None) -> None:
         self._client = client
         self._changes = ViewChanges(subscriber or Subscriber(client))  # listens only once someone waits
+        self.parked = ParkedMatches(client)
+        self.clocks = Clocks(client)
+        self.feeds = PlayerFeeds(client)
 
     @property
     def client(self) -> Any:
@@ -167,3 +173,12 @@ class ReadModels:
         return self._target(generation).record_result(
             match_id, player_id, name, won, rounds_won, points_for, points_against,
         )
+
+    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
+        """The clock's index and the players' notices after a served write, in one round trip
+        (on a cluster, whose pipeline cannot publish, the streams are woken after it)."""
+        after = self._client.pipeline(transaction=False)
+        to_wake = self.feeds.append(notices, into=after)
+        self.clocks.set(match_id, deadline_ms, into=after)
+        after.execute()
+        self.feeds.wake(to_wake)

@@ -1,5 +1,6 @@
 """One contract, every read-model store: in memory, Redis on fakeredis, a real redis-server,
-and a Redis Cluster of three masters.
+and a Redis Cluster of three masters. One generation (``store``: views, lobby, scoreboard),
+then the whole read side (``side``: generations, pointer, players' feeds, clocks, parked registry).
 
 A store that passes this suite can replace another under the projector (which writes it)
 and the API (which reads it) without either noticing. See :mod:`shared.readmodels.port`.
@@ -11,8 +12,13 @@ from typing import Any
 
 import pytest
 
+from shared.readmodels.generations import Pointer
 from shared.readmodels.memory import InMemoryGenerationModels
-from shared.readmodels.port import ReadModelStore
+from shared.readmodels.memory_served import InMemoryReadModels
+from shared.readmodels.parked import Poison
+from shared.readmodels.player_feeds import START, Telling
+from shared.readmodels.port import ClockIndex, FeedReader, ParkedRegistry, ReadModelStore, ReadSide
+from shared.readmodels.served import ReadModels
 from shared.readmodels.writes import GenerationModels, InvalidAudienceError
 
 
@@ -155,3 +161,107 @@ def test_generations_do_not_see_each_other(backend: str, request: pytest.Fixture
     write(one, "m1", 1)
     one.record_result("m1", "p1", "Ana", True, 2, 30, 10)
     assert two.projected_version("m1") == 0 and two.scoreboard() == {"players": [], "version": 0}
+
+
+# --- the whole read side: generations, the pointer, feeds, clocks, the parked registry ---------
+
+
+@pytest.fixture
+def side(backend: str, request: pytest.FixtureRequest) -> ReadSide:
+    if backend == "memory":
+        return InMemoryReadModels()
+    client_fixture = {"fakeredis": "fake_redis", "redis": "redis_client", "cluster": "redis_cluster_client"}[backend]
+    return ReadModels(request.getfixturevalue(client_fixture))
+
+
+def test_the_read_side_satisfies_the_port(side: ReadSide) -> None:
+    assert isinstance(side, ReadSide)
+    assert isinstance(side.parked, ParkedRegistry) and isinstance(side.clocks, ClockIndex)
+    assert isinstance(side.feeds, FeedReader) and isinstance(side.at(0), ReadModelStore)
+
+
+def test_a_fresh_read_side_serves_generation_0_and_builds_none(side: ReadSide) -> None:
+    assert side.pointer() == Pointer() and side.generation() == 0
+
+
+def test_writes_go_to_the_served_generation_unless_told_which(side: ReadSide) -> None:
+    assert side.write_match("m1", 2, views_of("m1", 2), summary_of("m1", 2, "waiting"))
+    side.place_in_lobby("m1", "waiting", 1000, ["p1", "p2"])
+    side.record_result("m1", "p1", "Ana", True, 2, 30, 10)
+    assert side.write_match("m1", 3, views_of("m1", 3), summary_of("m1", 3, "playing"), generation=2, clear_mark=False)
+    assert side.place_in_lobby("m1", "playing", 1000, ["p1"], generation=2, read_status=True) == "playing"
+    side.settle_lobby("m1", 1000, generation=2)
+    assert side.projected_version("m1") == 2 and side.at(0).projected_version("m1") == 2
+    assert side.view("m1", "A") == views_of("m1", 2)["A"] and side.view_json("m1", "B") is not None
+    assert side.summary("m1")["status"] == "waiting"
+    assert [line["id"] for line in side.lobby("waiting")] == ["m1"]
+    assert [line["id"] for line in side.player_matches("p2", "waiting")] == ["m1"]
+    assert side.scoreboard()["version"] == 1 and side.player_row("p1")["matches_won"] == 1
+    assert side.at(2).projected_version("m1") == 3 and side.at(2).scoreboard()["players"] == []
+    assert [line["id"] for line in side.at(2).lobby("playing")] == ["m1"]
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("memory", marks=pytest.mark.unit),
+        pytest.param("fakeredis", marks=pytest.mark.unit),
+        pytest.param("redis", marks=pytest.mark.integration),
+    ]
+)
+def waiting_side(request: pytest.FixtureRequest) -> ReadSide:
+    """``side`` but on a cluster: a wait there starts the process's subscriber, whose thread
+    outlives the test and then the cluster's fixture, and fails loudly as that goes."""
+    if request.param == "memory":
+        return InMemoryReadModels()
+    return ReadModels(request.getfixturevalue({"fakeredis": "fake_redis", "redis": "redis_client"}[request.param]))
+
+
+def test_a_wait_for_a_version_reached_returns_at_once_and_one_not_reached_gives_the_version_there_is(
+    waiting_side: ReadSide,
+) -> None:
+    side = waiting_side
+    side.write_match("m1", 4, views_of("m1", 4), summary_of("m1", 4))
+    assert side.wait_for_version("m1", 3, timeout_s=30) == 4
+    assert side.wait_for_version("m1", 5, timeout_s=0) == 4
+
+
+def test_notices_told_read_back_from_each_players_feed_in_order(side: ReadSide) -> None:
+    feeds = side.feeds
+    assert feeds.position("p1") == START and feeds.resumes("p1", START) and feeds.after("p1", START) == []
+    side.tell("m1", None, [Telling("p1", "match", {"match_id": "m1", "status": "playing", "version": 2}),
+                           Telling("p2", "match", {"match_id": "m1", "status": "playing", "version": 2}),
+                           Telling("p1", "turn", {"match_id": "m1", "version": 2, "deadline": None})])
+    told = feeds.after("p1", START)
+    assert [(notice.kind, notice.data["version"]) for notice in told] == [("match", 2), ("turn", 2)]
+    assert feeds.position("p1") == told[-1].id and feeds.resumes("p1", told[0].id)
+    assert feeds.after("p1", told[0].id) == told[1:] and feeds.after("p1", told[-1].id) == []
+    assert [notice.kind for notice in feeds.after("p2", START)] == ["match"]
+    side.tell("m1", None, [])
+    assert feeds.after("p1", START) == told
+
+
+def test_a_clock_told_is_due_once_its_deadline_passes_and_none_stops_it(side: ReadSide) -> None:
+    clocks = side.clocks
+    assert clocks.running() == 0 and clocks.next_deadline() is None and clocks.due(10_000) == []
+    side.tell("m1", 5_000, [])
+    side.tell("m2", 3_000, [])
+    side.tell("m3", 9_000, [])
+    assert clocks.running() == 3 and clocks.next_deadline() == 3_000
+    assert clocks.due(6_000) == ["m2", "m1"] and clocks.due(6_000, limit=1) == ["m2"]
+    side.tell("m2", None, [])
+    assert clocks.due(10_000) == ["m1", "m3"] and clocks.running() == 2
+
+
+def test_a_parked_match_stays_parked_until_removed_or_its_views_pass_the_poison(side: ReadSide) -> None:
+    registry = side.parked
+    assert registry.get("m1") is None and registry.all() == {} and not registry.remove("m1")
+    record = registry.park("m1", Poison(3, "UnknownEventError: nope"), stream_version=5)
+    registry.park("m2", Poison(1, "boom"), stream_version=1)
+    assert (record.match, record.version, record.error, record.stream_version) == \
+        ("m1", 3, "UnknownEventError: nope", 5)
+    assert registry.get("m1") == record and set(registry.all()) == {"m1", "m2"}
+    assert not record.retry_due(5) and record.retry_due(6)
+    side.write_match("m2", 1, views_of("m2", 1), summary_of("m2", 1))  # past m2's poison, not m1's
+    assert [parked.match for parked in registry.current(side)] == ["m1"]
+    assert registry.forget_passed(side) == ["m2"] and set(registry.all()) == {"m1"}
+    assert registry.remove("m1") and registry.get("m1") is None

@@ -111,8 +111,18 @@ def test_shared_imports_no_rq() -> None:
 # The adapters' types, and the modules allowed to name them in an isinstance: the adapters
 # themselves and the factories that build them. Anywhere else, a use case would be asking
 # which adapter it holds: what differs between adapters is the adapter's business.
-ADAPTER_TYPES = {"RedisEventStore", "InMemoryEventStore", "RedisCluster", "ReadModels", "GenerationModels",
-                 "MemoryReadModels", "FakeRedis", "FakeStrictRedis", "Redis"}
+ADAPTER_TYPES = {
+    "shared.eventstore.redis_store": ["RedisEventStore"], "shared.eventstore.memory": ["InMemoryEventStore"],
+    "shared.eventstore.redis_marks": ["RedisProjectionMarks"],
+    "shared.readmodels.served": ["ReadModels"], "shared.readmodels.writes": ["GenerationModels"],
+    "shared.readmodels.memory": ["InMemoryGenerationModels"],
+    "shared.readmodels.memory_served": ["InMemoryReadModels", "InMemoryParkedMatches", "InMemoryClocks",
+                                        "InMemoryFeeds"],
+    "shared.readmodels.parked": ["ParkedMatches"], "shared.readmodels.clocks": ["Clocks"],
+    "shared.readmodels.player_feeds": ["PlayerFeeds"], "shared.readmodels.scoreboard": ["Scoreboard"],
+    "redis": ["Redis", "RedisCluster"], "fakeredis": ["FakeRedis", "FakeStrictRedis"],
+}
+ADAPTER_NAMES = {name for names in ADAPTER_TYPES.values() for name in names}
 ADAPTER_MODULES = ("shared.eventstore", "shared.readmodels", "shared.connect")
 
 
@@ -123,7 +133,7 @@ def _adapter_type_checks(module: str, path: Path) -> Iterator[str]:
             kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
             for kind in kinds:
                 name = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
-                if name in ADAPTER_TYPES:
+                if name in ADAPTER_NAMES:
                     yield f"{module}:{node.lineno} isinstance(..., {name})"
 
 
@@ -139,6 +149,39 @@ def test_the_adapter_check_finds_an_isinstance_of_an_adapter(tmp_path: Path) -> 
     use_case = tmp_path / "use_case.py"
     use_case.write_text("def f(store):\n    return isinstance(store, (int, eventstore.RedisEventStore))\n")
     assert list(_adapter_type_checks("use_case", use_case)) == ["use_case:2 isinstance(..., RedisEventStore)"]
+
+
+def test_the_adapter_check_finds_the_question_the_catch_up_asked_before_its_port(tmp_path: Path) -> None:
+    # The catch-up as it was: a use case asking which event store and which Redis client it holds.
+    real = MODULES["services.projector.catchup.catching_up"].read_text()
+    asking = real + (
+        "\n\ndef _fold_new(store, readmodels):\n"
+        "    one_node = isinstance(store, RedisEventStore) and store.client is readmodels.client\n"
+        "    return one_node and not isinstance(readmodels.client, redis.cluster.RedisCluster)\n"
+    )
+    lines = real.count("\n") + 3
+    (tmp_path / "catching_up.py").write_text(asking)
+    assert list(_adapter_type_checks("catching_up", tmp_path / "catching_up.py")) == [
+        f"catching_up:{lines + 1} isinstance(..., RedisEventStore)",
+        f"catching_up:{lines + 2} isinstance(..., RedisCluster)",
+    ]
+
+
+def test_every_adapter_type_the_check_looks_for_is_a_class_of_its_module() -> None:
+    # A renamed adapter would blind the check: each name must still be a class where it is said to be.
+    for module, names in ADAPTER_TYPES.items():
+        imported = __import__(module, fromlist=names)
+        assert all(isinstance(getattr(imported, name, None), type) for name in names), module
+
+
+def test_every_adapter_class_of_the_stores_is_looked_for() -> None:
+    # The classes in the stores' adapter modules that hold a client or the data: none left out.
+    for module in ADAPTER_TYPES:
+        if module in MODULES and module.endswith(("memory", "memory_served", "redis_store", "writes", "served")):
+            tree = ast.parse(MODULES[module].read_text())
+            classes = {node.name for node in tree.body if isinstance(node, ast.ClassDef)
+                       and not node.name.endswith("Error") and not node.name.startswith("_")}
+            assert classes <= ADAPTER_NAMES, (module, classes - ADAPTER_NAMES)
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -17,7 +17,7 @@ failure does (a retry, or the match parked) is decided once, by
 While a rebuild runs (see :mod:`shared.readmodels.generations`), steps 1-4 are done first
 for the generation being built, without clearing the mark, then for the one being served
 (the pointer that says so is read after the events, in the round trip of their last read
-where the read-model store can: see ``ReadModels.fold_new``). Rebuilding a match from
+where the read-model store's adapter can: see ``ReadSide.fold_new``). Rebuilding a match from
 version 0 is :mod:`services.projector.rebuild.match_rebuilds`. The projector's RQ jobs call these;
 so do the CLI's import, unpark and inline rebuild (through :mod:`services.projector.operations`).
 """
@@ -34,7 +34,7 @@ from shared.fold import FoldedMatch, fold_stream
 from shared.keys import validate_match_id
 from shared.observability import metrics
 from shared.observability.log_context import bound
-from shared.readmodels.parked import ParkedMatch, ParkedMatches
+from shared.readmodels.parked import ParkedMatch
 from shared.readmodels.projection import MatchReadModels, read_models_of
 
 
@@ -68,7 +68,7 @@ def _fold_and_publish(match_id: str, context: ProjectorContext) -> int:
 def unpark(match_id: str, ctx: ProjectorContext) -> ParkedMatch | None:
     """Retry a parked match now; its new record if it is still parked, else None (an
     operator's action: ``truc unpark MATCH``, ``python -m services.projector unpark MATCH``)."""
-    registry = ParkedMatches(ctx.readmodels.client)
+    registry = ctx.readmodels.parked
     registry.remove(match_id)
     catch_up(match_id, ctx)
     return registry.get(match_id)

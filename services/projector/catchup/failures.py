@@ -25,7 +25,7 @@ import redis
 from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, find_poison
 from services.projector.publishing.guarded import UnpublishableError, publish_to
-from shared.readmodels.parked import ParkedMatches, Poison
+from shared.readmodels.parked import Poison
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,9 @@ def projected_or_parked(
     try:
         return Outcome(retrying(work))
     except Exception as error:
-        return Outcome(park_if_poisoned(context, match_id, error, generation=generation), failed=True)
+        if isinstance(error, TRANSIENT) or _served_already(context, match_id, error, generation):
+            raise
+        return Outcome(park_on(context, match_id, error, generation), failed=True)
 
 
 def retrying(work: Callable[[], int]) -> int:
@@ -62,30 +64,28 @@ def retrying(work: Callable[[], int]) -> int:
     return work()
 
 
-def park_if_poisoned(
-    context: ProjectorContext, match_id: str, error: Exception, *, generation: int | None = None,
-) -> int:
+@dataclass(frozen=True)
+class _Parking:
+    """What a match is parked on, and the version its views stay at (None: as they were)."""
+
+    poison: Poison
+    version: int | None
+
+
+def park_on(context: ProjectorContext, match_id: str, error: Exception, generation: int | None = None) -> int:
     """Park a match that holds a poison event or cannot be written; re-raise anything else.
 
     A poison: projects the events before it (into ``generation``, or the live ones) and
     returns the version of the last of them. Read models that cannot be written: returns
     the version the views of that generation still hold.
     """
-    if isinstance(error, TRANSIENT) or _served_already(context, match_id, error, generation):
-        raise error
-    if isinstance(error, UnpublishableError):
-        return _park_unwritable(context, match_id, error, generation)
-    found = find_poison(context.store, match_id, context.page_size)
-    if found is None:  # every event folds and none was written: the failure lies elsewhere
-        raise error
-    before, poison = found
-    try:
-        if before.version:
-            publish_to(context, before, generation)
-    except UnpublishableError as unwritable:
-        return _park_unwritable(context, match_id, unwritable, generation)
-    _park(context, match_id, poison)
-    return before.version
+    parking = _published_before_poison(context, match_id, error, generation)
+    context.readmodels.parked.park(match_id, parking.poison, context.store.version(match_id))
+    log.error("Parked match %s at event %d: %s", match_id, parking.poison.version, parking.poison.error)
+    if parking.version is not None:
+        return parking.version
+    target = context.readmodels.generation() if generation is None else generation
+    return context.readmodels.at(target).projected_version(match_id)
 
 
 def _served_already(context: ProjectorContext, match_id: str, error: Exception, generation: int | None) -> bool:
@@ -94,14 +94,19 @@ def _served_already(context: ProjectorContext, match_id: str, error: Exception, 
             and context.readmodels.projected_version(match_id) >= error.version)
 
 
-def _park_unwritable(
-    context: ProjectorContext, match_id: str, error: UnpublishableError, generation: int | None,
-) -> int:
-    _park(context, match_id, error.poison)
-    target = context.readmodels.generation() if generation is None else generation
-    return context.readmodels.at(target).projected_version(match_id)
-
-
-def _park(context: ProjectorContext, match_id: str, poison: Poison) -> None:
-    ParkedMatches(context.readmodels.client).park(match_id, poison, context.store.version(match_id))
-    log.error("Parked match %s at event %d: %s", match_id, poison.version, poison.error)
+def _published_before_poison(
+    context: ProjectorContext, match_id: str, error: Exception, generation: int | None,
+) -> _Parking:
+    """What the match is parked on, the events before a poison published first (if they can be)."""
+    if isinstance(error, UnpublishableError):
+        return _Parking(error.poison, None)
+    found = find_poison(context.store, match_id, context.page_size)
+    if found is None:  # every event folds and none was written: the failure lies elsewhere
+        raise error
+    before, poison = found
+    try:
+        if before.version:
+            publish_to(context, before, generation)
+    except UnpublishableError as unwritable:
+        return _Parking(unwritable.poison, None)
+    return _Parking(poison, before.version)

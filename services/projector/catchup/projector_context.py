@@ -9,15 +9,17 @@ from shared.connect import connect
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
 from shared.fold import PAGE_SIZE, FoldCache
+from shared.readmodels.port import ReadSide
 from shared.readmodels.served import ReadModels
 
 
 @dataclass
 class ProjectorContext:
-    """What a job works with: the event store, the read models and the fold cache."""
+    """What a job works with: the event store, the read-model store and the fold cache (ports:
+    Redis adapters from ``from_config``, in-memory ones in tests)."""
 
     store: MarkedEventStore
-    readmodels: ReadModels
+    readmodels: ReadSide
     cache: FoldCache = field(default_factory=FoldCache)
     page_size: int = PAGE_SIZE
     linger_seconds: float = 0.0  # how long a catch-up drain waits for more appends to batch

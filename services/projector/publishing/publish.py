@@ -5,16 +5,15 @@ from __future__ import annotations
 from shared import keys
 from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
-from shared.readmodels.clocks import Clocks
 from shared.readmodels.generations import Pointer
-from shared.readmodels.player_feeds import PlayerFeeds
+from shared.readmodels.player_feeds import notices_of
+from shared.readmodels.port import ReadSide
 from shared.readmodels.projection import MatchReadModels, read_models_of
-from shared.readmodels.served import ReadModels
 from shared.rules import deadline
 
 
 def publish_live(
-    readmodels: ReadModels, projection: FoldedMatch, *, relist: bool, replace_same_version: bool = False,
+    readmodels: ReadSide, projection: FoldedMatch, *, relist: bool, replace_same_version: bool = False,
     pointer: Pointer | None = None,
 ) -> None:
     """Write the projection to the generation reads use and, during a rebuild, the one being built.
@@ -33,19 +32,15 @@ def publish_live(
     if pointer.building is not None:
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
                generation=pointer.building, clear_mark=False)
-    after = readmodels.client.pipeline(transaction=False)  # the feeds and the timer's index: one round trip
-    feeds, to_wake = PlayerFeeds(readmodels.client), []
     wrote, was = _write(readmodels, projection, models, relist=relist, replace_same_version=replace_same_version,
                         generation=pointer.generation, clear_mark=True, read_status=True)
-    if wrote:  # not an older fold than the one served
-        to_wake = feeds.tell(projection, status_changed=relist and was != models.summary["status"], into=after)
-    Clocks(readmodels.client).set(projection.match_id, deadline(projection.state), into=after)  # the timer's index
-    after.execute()
-    feeds.wake(to_wake)  # on a cluster only: its pipeline could not publish
+    changed = relist and was != models.summary["status"]
+    notices = notices_of(projection, status_changed=changed) if wrote else []  # never for an older fold than served
+    readmodels.tell(projection.match_id, deadline(projection.state), notices)  # the feeds and the timer's index
 
 
 def publish(
-    readmodels: ReadModels, projection: FoldedMatch, *, relist: bool,
+    readmodels: ReadSide, projection: FoldedMatch, *, relist: bool,
     replace_same_version: bool = False, generation: int | None = None, clear_mark: bool = True,
 ) -> bool:
     """Write the projection's read models in the crash-safe order; True if the views were written.
@@ -60,7 +55,7 @@ def publish(
 
 
 def _write(
-    readmodels: ReadModels, projection: FoldedMatch, models: MatchReadModels, *, relist: bool,
+    readmodels: ReadSide, projection: FoldedMatch, models: MatchReadModels, *, relist: bool,
     replace_same_version: bool, generation: int, clear_mark: bool, read_status: bool = False,
 ) -> tuple[bool, str | None]:
     """``publish`` with the read models already computed and the generation resolved; and, with
