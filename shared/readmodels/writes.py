@@ -6,10 +6,7 @@ key of generation N >= 1, generation 0 keeps the plain names):
 - ``truc:{m:<id>}:views`` - one hash per match, in the match's own cluster slot: ``version``
   (the last event folded in), ``A``, ``B``, ``spectator`` (the three views) and ``summary``
   (the lobby line), each JSON bytes. The API returns the bytes as they are.
-- ``truc:lobby:<status>`` - sorted sets of match ids scored by creation time (epoch ms).
-  They live outside the match's slot, so they cannot change in the views' script: the
-  projector places a match before writing its views and settles it after, and a read
-  moves any member whose summary has another status (so the lobby heals itself).
+- ``truc:lobby:<status>`` and each player's lists: see :mod:`shared.readmodels.lobby_lists`.
 - The scoreboard: see :mod:`shared.readmodels.scoreboard`.
 
 The views' script refuses to move a match backwards (a slow worker's older fold is
@@ -21,7 +18,6 @@ beside it does not serve anyone yet (see :mod:`shared.readmodels.served`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 import orjson
@@ -29,10 +25,10 @@ import orjson
 from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore.lua import Script
+from shared.readmodels.lobby_lists import LobbyLists
 from shared.readmodels.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")
-_MAX_SETTLE_ATTEMPTS = 10
 
 # KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark, KEYS[3] the
 # unprojected index (the mark's listing, cleared with it).
@@ -76,15 +72,6 @@ def _audience(audience: str) -> str:
     return audience
 
 
-def _player_ids(summary: dict[str, Any] | None) -> list[str]:
-    players = (summary or {}).get("players") or {}
-    return [seat["id"] for seat in players.values() if seat]
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 class GenerationModels:
     """The read models of one generation on a Redis client.
 
@@ -97,6 +84,7 @@ class GenerationModels:
         self._per_slot = is_cluster_client(client)
         self.generation = keys.validate_generation(generation)
         self._scoreboard = Scoreboard(client, generation)
+        self._lobby = LobbyLists(client, self.generation)
 
     def _views_key(self, match_id: str) -> str:
         return keys.match_views(match_id, self.generation)
@@ -149,84 +137,26 @@ class GenerationModels:
             pipe.hget(self._views_key(match_id), "version")
         return [0 if raw is None else int(raw) for raw in pipe.execute()]
 
-    # --- lobby -------------------------------------------------------------------
+    # --- lobby (shared.readmodels.lobby_lists) ------------------------------------
 
     def place_in_lobby(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (),
                        read_status: bool = False) -> str | None:
         """List the match under ``status`` only, in the lobby and in each player's list (idempotent).
 
         ``read_status``: also the status of the stored summary (None: none), in the same round trip."""
-        raw = self._place(match_id, status, created_at_ms, player_ids, then_read=read_status)
-        return None if raw is None else orjson.loads(raw)["status"]
-
-    def _place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str],
-               then_read: bool = False) -> bytes | None:
-        """``place_in_lobby`` in one round trip; with ``then_read``, the stored summary read after it."""
-        keys.validate_match_id(match_id)
-        pipe = self._client.pipeline(transaction=False)
-        indexes = [partial(keys.lobby, generation=self.generation)]
-        indexes += [partial(keys.player_matches, player, generation=self.generation) for player in player_ids]
-        for index in indexes:
-            pipe.zadd(index(status), {match_id: created_at_ms})
-            for other in keys.LOBBY_STATUSES:
-                if other != status:
-                    pipe.zrem(index(other), match_id)
-        if then_read:
-            pipe.hget(self._views_key(match_id), "summary")
-        replies = pipe.execute()
-        return replies[-1] if then_read else None
+        return self._lobby.place(match_id, status, created_at_ms, player_ids, read_status)
 
     def settle_lobby(self, match_id: str, created_at_ms: int, written: Mapping[str, Any] | None = None) -> None:
-        """List the match under the status of its stored summary, until that is seen to hold.
-
-        Run after writing the views: a slower worker may have listed the match under an
-        older status in between, and the last placement must follow the last summary.
-        ``written``: the summary the caller has just stored, if it did: placed without reading it first.
-        """
-        summary = self.summary(match_id) if written is None else written
-        for _ in range(_MAX_SETTLE_ATTEMPTS):
-            if summary is None:
-                return
-            status = summary["status"]
-            raw = self._place(match_id, status, created_at_ms, _player_ids(summary), then_read=True)
-            summary = None if raw is None else orjson.loads(raw)
-            if summary is not None and summary["status"] == status:
-                return
+        """List the match under the status of its stored summary (``written``: the one just stored)."""
+        self._lobby.settle(match_id, created_at_ms, self.summary(match_id) if written is None else written)
 
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
-        return self._listed(keys.lobby(status, self.generation), status, limit, hide=True)
+        return self._lobby.public(status, limit)
 
     def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
         """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
-        return self._listed(keys.player_matches(player_id, status, self.generation), status, limit, hide)
-
-    def _listed(self, key: str, status: str, limit: int, hide: bool = False) -> list[dict[str, Any]]:
-        """The summaries an index lists under ``status`` (private ones too unless ``hide``: they stay
-        indexed, for the timer's lobby expiry); a stale listing is moved as it is met."""
-        found: list[dict[str, Any]] = []
-        start = 0
-        while len(found) < limit:
-            entries = self._client.zrevrange(key, start, start + limit - 1, withscores=True)
-            moved = 0
-            for (member, created_at), summary in zip(entries, self._summaries(entries)):
-                if summary is None:
-                    continue  # listed before its views were written: shown once written
-                if summary["status"] != status:
-                    self.place_in_lobby(_text(member), summary["status"], int(created_at), _player_ids(summary))
-                    moved += 1
-                elif not (hide and summary.get("private")):
-                    found.append(summary)
-            if len(entries) < limit:
-                break
-            start += len(entries) - moved
-        return found[:limit]
-
-    def _summaries(self, entries: list[tuple[bytes, float]]) -> list[dict[str, Any] | None]:
-        pipe = self._client.pipeline(transaction=False)
-        for member, _ in entries:
-            pipe.hget(self._views_key(_text(member)), "summary")
-        return [None if raw is None else orjson.loads(raw) for raw in pipe.execute()]
+        return self._lobby.of_player(player_id, status, limit, hide)
 
     # --- scoreboard --------------------------------------------------------------
 

@@ -1,0 +1,114 @@
+"""The lobby's lists of one generation: which matches are waiting, playing, finished or
+cancelled, in the lobby and in each player's own lists.
+
+Layout (key names from :mod:`shared.keys`): ``truc:lobby:<status>`` and each player's
+``truc:player:<id>:matches:<status>``, sorted sets of match ids scored by creation time
+(epoch ms), read with the summaries the views' hashes hold. They live outside the match's
+slot, so they cannot change in the views' script: the projector places a match before
+writing its views and settles it after, and a read moves any member whose summary has
+another status (so the lists heal themselves). Private matches stay listed (the timer's
+lobby expiry finds them here) and are left out of what the public is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
+
+import orjson
+
+from shared import keys
+
+MAX_SETTLE_ATTEMPTS = 10  # a placement chasing summaries that keep changing gives up, healed by the next read
+
+
+class LobbyLists:
+    """The lists of generation ``generation`` on a Redis client (``decode_responses=False``)."""
+
+    def __init__(self, client: Any, generation: int) -> None:
+        self._client = client
+        self._generation = generation
+
+    def place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (),
+              read_status: bool = False) -> str | None:
+        """List the match under ``status`` only (idempotent); with ``read_status``, the stored
+        summary's status (None: none), in the same round trip."""
+        raw = self._place(match_id, status, created_at_ms, player_ids, then_read=read_status)
+        return None if raw is None else orjson.loads(raw)["status"]
+
+    def settle(self, match_id: str, created_at_ms: int, summary: Mapping[str, Any] | None) -> None:
+        """List the match under the status of its stored summary, until that is seen to hold.
+
+        Run after writing the views: a slower worker may have listed the match under an
+        older status in between, and the last placement must follow the last summary.
+        """
+        for _ in range(MAX_SETTLE_ATTEMPTS):
+            if summary is None:
+                return
+            status = summary["status"]
+            raw = self._place(match_id, status, created_at_ms, _player_ids(summary), then_read=True)
+            summary = None if raw is None else orjson.loads(raw)
+            if summary is not None and summary["status"] == status:
+                return
+
+    def public(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
+        return self._listed(keys.lobby(status, self._generation), status, limit, hide=True)
+
+    def of_player(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
+        return self._listed(keys.player_matches(player_id, status, self._generation), status, limit, hide)
+
+    def _place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str],
+               then_read: bool = False) -> bytes | None:
+        """``place`` in one round trip; with ``then_read``, the stored summary read after it."""
+        keys.validate_match_id(match_id)
+        pipe = self._client.pipeline(transaction=False)
+        indexes = [partial(keys.lobby, generation=self._generation)]
+        indexes += [partial(keys.player_matches, player, generation=self._generation) for player in player_ids]
+        for index in indexes:
+            pipe.zadd(index(status), {match_id: created_at_ms})
+            for other in keys.LOBBY_STATUSES:
+                if other != status:
+                    pipe.zrem(index(other), match_id)
+        if then_read:
+            pipe.hget(keys.match_views(match_id, self._generation), "summary")
+        replies = pipe.execute()
+        return replies[-1] if then_read else None
+
+    def _listed(self, key: str, status: str, limit: int, hide: bool = False) -> list[dict[str, Any]]:
+        """The summaries an index lists under ``status`` (private ones too unless ``hide``); a stale
+        listing is moved as it is met."""
+        found: list[dict[str, Any]] = []
+        start = 0
+        while len(found) < limit:
+            entries = self._client.zrevrange(key, start, start + limit - 1, withscores=True)
+            moved = 0
+            for (member, created_at), summary in zip(entries, self._summaries(entries)):
+                if summary is None:
+                    continue  # listed before its views were written: shown once written
+                if summary["status"] != status:
+                    self.place(_text(member), summary["status"], int(created_at), _player_ids(summary))
+                    moved += 1
+                elif not (hide and summary.get("private")):
+                    found.append(summary)
+            if len(entries) < limit:
+                break
+            start += len(entries) - moved
+        return found[:limit]
+
+    def _summaries(self, entries: list[tuple[bytes, float]]) -> list[dict[str, Any] | None]:
+        pipe = self._client.pipeline(transaction=False)
+        for member, _ in entries:
+            pipe.hget(keys.match_views(_text(member), self._generation), "summary")
+        return [None if raw is None else orjson.loads(raw) for raw in pipe.execute()]
+
+
+def _player_ids(summary: Mapping[str, Any] | None) -> list[str]:
+    players = (summary or {}).get("players") or {}
+    return [seat["id"] for seat in players.values() if seat]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
