@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +36,23 @@ class Stack:
         self.timers.append(timer)
         return timer
 
+    @contextmanager
+    def another_api(self, name: str, **settings: str) -> Iterator[str]:
+        """The base URL of an API process beside the stack's, on the same Redis with ``settings``
+        on top of the stack's (e.g. the limits on, which the stack runs without), until the block ends."""
+        port = free_port()
+        env = {**self.env, "PORT": str(port), **settings}
+        with open(self.logs / f"{name}.log", "ab") as log:
+            api = subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT, stdout=log,
+                                   stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_healthy(Http(base, timeout=2), api, self.logs / f"{name}.log")
+            yield base
+        finally:
+            api.terminate()
+            api.wait(10)
+
     def start_worker(self) -> subprocess.Popen:
         log = open(self.logs / f"worker-{len(self.workers)}.log", "ab")
         worker = subprocess.Popen(
@@ -45,11 +63,11 @@ class Stack:
         return worker
 
 
-def _wait_healthy(http: Http, api: subprocess.Popen, logs: Path) -> None:
+def _wait_healthy(http: Http, api: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if api.poll() is not None:
-            raise RuntimeError(f"the API exited: {(logs / 'api.log').read_text()[-2000:]}")
+            raise RuntimeError(f"the API exited: {log.read_text()[-2000:]}")
         try:
             if http.get("/health").status == 200:
                 return
@@ -85,7 +103,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     stack = Stack(http, redis.Redis.from_url(server.url), env, data)
     bot: subprocess.Popen | None = None
     try:
-        _wait_healthy(http, api, data)
+        _wait_healthy(http, api, data / "api.log")
         for _ in range(2):
             stack.start_worker()
         stack.start_timer()

@@ -9,9 +9,6 @@ warning in the log per request.
 """
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 import orjson
 import pytest
 
-from services.embedded_redis import free_port
 from shared import keys
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
@@ -27,7 +23,6 @@ from shared.fold import FoldedMatch, fold
 from shared.rules import replay_view
 from shared.rules.void_rounds import void_match
 
-from .conftest import ROOT
 from .http import Http
 
 READS = 3  # replays, and event reads, per address and minute for the limited API
@@ -48,32 +43,14 @@ def long_match(stack) -> tuple[str, list]:
 @pytest.fixture(scope="module")
 def limited(stack) -> Iterator[str]:
     """The base URL of an API with the history limits on (READS a minute), beside the stack's."""
-    port = free_port()
-    env = {**stack.env, "PORT": str(port), "RATE_LIMITS": "on", "REPLAYS_PER_MINUTE": str(READS),
-           "EVENT_READS_PER_MINUTE": str(READS)}
-    with open(stack.logs / "history-limited-api.log", "ab") as log:
-        api = subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while not _healthy(base):
-            assert api.poll() is None and time.monotonic() < deadline, "the limited API did not start"
-            time.sleep(0.05)
-        yield base
+        with stack.another_api("history-limited-api", RATE_LIMITS="on", REPLAYS_PER_MINUTE=str(READS),
+                               EVENT_READS_PER_MINUTE=str(READS)) as base:
+            yield base
     finally:
-        api.terminate()
-        api.wait(10)
         for limit in ("replays", "events"):
             for address in ("127.0.0.1", "127.0.0.2"):
                 stack.redis.delete(keys.limit(limit, address))
-
-
-def _healthy(base: str) -> bool:
-    try:
-        return Http(base, timeout=2).get("/health").status == 200
-    except OSError:
-        return False
 
 
 def test_the_longest_match_replays_as_a_plain_fold_shows_while_health_answers(stack, long_match) -> None:

@@ -3,9 +3,6 @@ end-to-end Redis. A burst of registrations from one address is limited across bo
 and another client is still served; a trusted proxy's clients count apart, nobody else's do."""
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -13,10 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from services.client import ApiError, TrucClient
-from services.embedded_redis import free_port
 from shared import keys
 
-from .conftest import ROOT
 from .http import Http
 
 REGISTRATIONS = 3  # per address and hour, for this API
@@ -26,31 +21,13 @@ PROXY = "127.0.0.3"  # loopback addresses other than 127.0.0.1 are other clients
 @pytest.fixture(scope="module")
 def limited(stack) -> Iterator[str]:
     """The base URL of an API with the limits on, beside the stack's (which runs with them off)."""
-    port = free_port()
-    env = {**stack.env, "PORT": str(port), "RATE_LIMITS": "on", "REGISTRATIONS_PER_HOUR": str(REGISTRATIONS),
-           "TRUSTED_PROXIES": PROXY}
-    with open(stack.logs / "limited-api.log", "ab") as log:
-        api = subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while not _healthy(base):
-            assert api.poll() is None and time.monotonic() < deadline, "the limited API did not start"
-            time.sleep(0.05)
-        yield base
+        with stack.another_api("limited-api", RATE_LIMITS="on", REGISTRATIONS_PER_HOUR=str(REGISTRATIONS),
+                               TRUSTED_PROXIES=PROXY) as base:
+            yield base
     finally:
-        api.terminate()
-        api.wait(10)
         for address in ("127.0.0.1", "127.0.0.2", "127.0.0.4", *(f"198.51.100.{n}" for n in range(5))):
             stack.redis.delete(keys.limit("registrations", address))
-
-
-def _healthy(base: str) -> bool:
-    try:
-        return Http(base, timeout=2).get("/health").status == 200
-    except OSError:
-        return False
 
 
 def _name() -> str:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from services.embedded_redis import free_port
 from shared import keys
 
 from ..waiting import wait_until
@@ -27,34 +25,16 @@ MAX_PLAYING = 10
 @pytest.fixture(scope="module")
 def guarded(stack) -> Iterator[Http]:
     """An API with the limits on (registrations and creations generous enough for the test's players)."""
-    port = free_port()
-    env = {**stack.env, "PORT": str(port), "RATE_LIMITS": "on", "REGISTRATIONS_PER_HOUR": "1000",
-           "MATCHES_PER_HOUR": "1000", "JOINS_PER_HOUR": str(JOINS_PER_HOUR)}
-    with open(stack.logs / "private-api.log", "ab") as log:
-        api = subprocess.Popen([sys.executable, "-m", "services.api"], env=env, cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT)
-    http = Http(f"http://127.0.0.1:{port}")
     try:
-        deadline = time.monotonic() + 30
-        while not _healthy(http):
-            assert api.poll() is None and time.monotonic() < deadline, "the API did not start"
-            time.sleep(0.05)
-        yield http
+        with stack.another_api("private-api", RATE_LIMITS="on", REGISTRATIONS_PER_HOUR="1000",
+                               MATCHES_PER_HOUR="1000", JOINS_PER_HOUR=str(JOINS_PER_HOUR)) as base:
+            yield Http(base)
     finally:
-        api.terminate()
-        api.wait(10)
         for name in ("registrations", "client_joins"):  # the stack itself runs with the limits off
             stack.redis.delete(keys.limit(name, "127.0.0.1"))
         for player_id in _PLAYERS:
             stack.redis.delete(*(keys.limit(name, player_id) for name in ("matches", "waiting_matches", "joins",
                                                                            "playing", "actions")))
-
-
-def _healthy(http: Http) -> bool:
-    try:
-        return http.get("/health").status == 200
-    except OSError:
-        return False
 
 
 _PLAYERS: list[str] = []  # the ids registered here, whose limit keys the fixture removes
