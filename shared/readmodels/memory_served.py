@@ -21,13 +21,14 @@ from shared.eventstore.marks import MarkedEventStore, ProjectionMarks
 from shared.eventstore.port import EventStore
 from shared.fold import FoldedMatch, fold_stream
 from shared.identity import validate_player_id
+from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer
 from shared.readmodels.memory import InMemoryGenerationModels
 from shared.readmodels.parked import ParkedMatch, ParkedRecords, Poison, parked_record
 from shared.readmodels.player_feeds import MAXLEN, START, Notice, Telling, entry_order
 
 
-class InMemoryReadModels:
+class InMemoryReadModels(GenerationWrites):
     """The read models of every generation, and what goes with the served one, in this process."""
 
     def __init__(self, marks: ProjectionMarks | None = None) -> None:
@@ -122,26 +123,6 @@ class InMemoryReadModels:
         with self._written:
             self._written.notify_all()
         return wrote
-
-    def place_in_lobby(
-        self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (), *,
-        generation: int | None = None, read_status: bool = False,
-    ) -> str | None:
-        return self._target(generation).place_in_lobby(match_id, status, created_at_ms, player_ids, read_status)
-
-    def settle_lobby(
-        self, match_id: str, created_at_ms: int, *, generation: int | None = None,
-        written: Mapping[str, Any] | None = None,
-    ) -> None:
-        self._target(generation).settle_lobby(match_id, created_at_ms, written)
-
-    def record_result(
-        self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
-    ) -> bool:
-        return self._target(generation).record_result(
-            match_id, player_id, name, won, rounds_won, points_for, points_against,
-        )
 
     def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
         """The clock's index and the players' notices after a served write."""

@@ -25,6 +25,7 @@ from shared.eventstore.port import EventStore
 from shared.fold import FoldedMatch, fold_stream, fold_stream_then
 from shared.readmodels.changes import ViewChanges
 from shared.readmodels.clocks import Clocks
+from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer, current_generation, pointer_from, queue_pointer_read, read_pointer
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.player_feeds import PlayerFeeds, Telling
@@ -34,7 +35,7 @@ from shared.subscriber import Subscriber
 __all__ = ["AUDIENCES", "GenerationModels", "InvalidAudienceError", "Pointer", "ReadModels"]
 
 
-class ReadModels:
+class ReadModels(GenerationWrites):
     """Match views, the lobby and the scoreboard of the generation being served.
 
     ``client`` is a ``redis.Redis``, ``RedisCluster`` or fakeredis client with
@@ -148,30 +149,6 @@ class ReadModels:
         return self._target(generation).write_match(
             match_id, version, views, summary,
             replace_same_version=replace_same_version, clear_mark=clear_mark,
-        )
-
-    def place_in_lobby(
-        self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (), *,
-        generation: int | None = None, read_status: bool = False,
-    ) -> str | None:
-        """List the match under ``status`` only, in the lobby and its players' lists (idempotent);
-        with ``read_status``, the status its stored summary holds (see ``GenerationModels``)."""
-        return self._target(generation).place_in_lobby(match_id, status, created_at_ms, player_ids, read_status)
-
-    def settle_lobby(
-        self, match_id: str, created_at_ms: int, *, generation: int | None = None,
-        written: Mapping[str, Any] | None = None,
-    ) -> None:
-        """List the match under the status of its stored summary (see ``GenerationModels``)."""
-        self._target(generation).settle_lobby(match_id, created_at_ms, written)
-
-    def record_result(
-        self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
-    ) -> bool:
-        """Count one finished match for one player, exactly once; True if newly counted."""
-        return self._target(generation).record_result(
-            match_id, player_id, name, won, rounds_won, points_for, points_against,
         )
 
     def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
