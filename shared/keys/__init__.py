@@ -7,7 +7,8 @@ family of keys is a module of its own, by who writes it and what it means:
 - :mod:`.event_store`: a match's stream, its append tokens and refusals, its seed (the command side);
 - :mod:`.backlog`: the projector's backlog: unprojected marks and their index, catch-up asks, lanes;
 - :mod:`.access`: players, claimed names, tokens and tickets, abuse limits' units;
-- :mod:`.read_models`: views, lobby, scoreboard, feeds, each by generation.
+- :mod:`.read_models`: views, lobby, scoreboard, feeds, each by generation;
+- :mod:`.archive`: what an archived match leaves in Redis.
 
 tests/unit/test_architecture.py fails on a ``truc:`` key written anywhere else.
 """
@@ -23,6 +24,7 @@ from shared.keys.access import (  # noqa: F401
     player_token,
     stream_ticket,
 )
+from shared.keys.archive import MATCH_ARCHIVED_PATTERN, match_archived  # noqa: F401
 from shared.keys.backlog import (  # noqa: F401
     MATCH_UNPROJECTED_PATTERN,
     UNPROJECTED_INDEX,

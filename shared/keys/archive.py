@@ -1,0 +1,12 @@
+"""The keys an archived match still has in Redis: its index entry, and the archiver's own."""
+from __future__ import annotations
+
+from shared.keys.namespace import PREFIX, match_key
+
+
+def match_archived(match_id: str) -> str:
+    """The archived match's index entry (a string: see :mod:`shared.archive.index`)."""
+    return match_key(match_id, "archived")
+
+
+MATCH_ARCHIVED_PATTERN = f"{PREFIX}:{{m:*}}:archived"
