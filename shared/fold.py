@@ -11,6 +11,7 @@ along a match for replays at any version. A long page folds off gevent's event l
 from __future__ import annotations
 
 import threading
+from functools import partial
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -93,13 +94,20 @@ def fold(
 
 
 def fold_stream(store: EventStore, folded: FoldedMatch, page_size: int = PAGE_SIZE) -> FoldedMatch:
-    """Fold every stored event after ``folded.version``, reading page by page."""
-    return _fold_pages(lambda after: (store.read(folded.match_id, after=after, limit=page_size), None),
-                       folded, page_size)[0]
+    """Fold every stored event after ``folded.version``, reading page by page; raises what the fold raises."""
+    while True:
+        page = store.read(folded.match_id, after=folded.version, limit=page_size)
+        folded = fold_page(folded, page)
+        if len(page) < page_size:
+            return folded
 
 
 class ReadsThen(Protocol):
     """An event store whose reads can carry one more command of the caller's (``RedisEventStore``)."""
+
+    def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The events after ``after``, as the port's ``read``."""
+        ...
 
     def read_then(
         self, match_id: str, after: int, limit: int | None, then: Callable[[Any], Any],
@@ -110,21 +118,90 @@ class ReadsThen(Protocol):
 
 def fold_stream_then(
     store: ReadsThen, folded: FoldedMatch, then: Callable[[Any], Any], page_size: int = PAGE_SIZE,
-) -> tuple[FoldedMatch, Any]:
-    """``fold_stream``, and the reply of the command ``then`` queues after each page's read, in
-    its round trip: the reply from after the last page, so read after every event folded."""
-    return _fold_pages(lambda after: store.read_then(folded.match_id, after, page_size, then), folded, page_size)
+    *, passes: tuple[type[BaseException], ...] = (),
+) -> Reach:
+    """:func:`fold_to_refusal`, with the reply of the command ``then`` queues after each page's
+    read, in its round trip: the reply from after the last page, so read after every event folded."""
+    return _fold_pages(lambda after: store.read_then(folded.match_id, after, page_size, then),
+                       folded, page_size, passes, store)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The first event of a match the fold refuses (or the store cannot read), and why."""
+
+    version: int
+    error: Exception
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far a fold of new events got: the match folded, the reply that rode along its last
+    read (see :func:`fold_stream_then`), and the refusal that stopped it (None: every event folded)."""
+
+    match: FoldedMatch
+    reply: Any = None
+    refusal: Refusal | None = None
+
+
+def fold_to_refusal(
+    store: EventStore, folded: FoldedMatch, page_size: int = PAGE_SIZE,
+    *, passes: tuple[type[BaseException], ...] = (),
+) -> Reach:
+    """Fold every stored event after ``folded.version`` up to the first the fold refuses.
+
+    One pass: a refused page is folded again event by event (it is in memory already), so the
+    match stops right before the refused event. An entry the store cannot read is refused too,
+    the entries before it folded. ``passes``: errors that say nothing of an event (a store away,
+    a timeout), raised as they are.
+    """
+    return _fold_pages(lambda after: (store.read(folded.match_id, after=after, limit=page_size), None),
+                       folded, page_size, passes, store)
 
 
 def _fold_pages(
     read_page: Callable[[int], tuple[list[StoredEvent], Any]], folded: FoldedMatch, page_size: int,
-) -> tuple[FoldedMatch, Any]:
-    """Fold the pages ``read_page(after)`` gives until one is short; with the last page's reply."""
+    passes: tuple[type[BaseException], ...], store: EventStore | ReadsThen,
+) -> Reach:
+    """Fold the pages ``read_page(after)`` gives until one is short or an event is refused."""
     while True:
-        page, reply = read_page(folded.version)
-        folded = fold_page(folded, page)
-        if len(page) < page_size:
-            return folded, reply
+        try:
+            page, reply = read_page(folded.version)
+        except CorruptEventError as unreadable:
+            return _up_to_unreadable(store, folded, unreadable, passes)
+        folded, refusal = fold_page(folded, page, partial(_refusing, passes=passes))
+        if refusal is not None or len(page) < page_size:
+            return Reach(folded, None if refusal else reply, refusal)
+
+
+def _up_to_unreadable(
+    store: EventStore | ReadsThen, folded: FoldedMatch, unreadable: CorruptEventError,
+    passes: tuple[type[BaseException], ...],
+) -> Reach:
+    """The readable events before an entry the store cannot read, folded; that entry refused."""
+    readable = store.read(folded.match_id, after=folded.version, limit=unreadable.version - folded.version - 1)
+    folded, refusal = _refusing(folded, readable, passes)
+    return Reach(folded, None, refusal or Refusal(unreadable.version, unreadable))
+
+
+def _refusing(
+    folded: FoldedMatch, page: Sequence[StoredEvent], passes: tuple[type[BaseException], ...],
+) -> tuple[FoldedMatch, Refusal | None]:
+    """``page`` folded, or, if the fold refuses it, folded event by event up to the refused one."""
+    try:
+        return fold(folded, page), None
+    except passes:
+        raise
+    except Exception:  # noqa: BLE001 - some event of the page is refused: find which, below
+        pass
+    for stored in page:
+        try:
+            folded = fold(folded, [stored])
+        except passes:
+            raise
+        except Exception as error:  # noqa: BLE001 - whatever the fold raises, this event caused it
+            return folded, Refusal(stored.version, error)
+    return folded, None
 
 
 def fold_page(
@@ -155,50 +232,6 @@ def fold_up_to(store: EventStore, match_id: str, version: int) -> FoldedMatch:
     for page in pages_up_to(store, match_id, 0, version):
         folded = fold_page(folded, page)
     return folded
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """The first event of a match the fold refuses (or the store cannot read), and the fold before it."""
-
-    before: FoldedMatch  # every event before the refused one, folded
-    version: int
-    error: Exception
-
-
-def first_refusal(
-    store: EventStore, match_id: str, page_size: int = PAGE_SIZE, *, passes: tuple[type[BaseException], ...] = (),
-) -> Refusal | None:
-    """Fold the match from its first event, one at a time, until one is refused; None if all fold.
-
-    An entry the store cannot read is refused too, the entries before it folded. ``passes``:
-    errors that say nothing of an event (a store away, a timeout), raised as they are.
-    """
-    folded = FoldedMatch(match_id)
-    while True:
-        try:
-            page = store.read(match_id, after=folded.version, limit=page_size)
-        except CorruptEventError as unreadable:
-            readable = store.read(match_id, after=folded.version, limit=unreadable.version - folded.version - 1)
-            folded, refused = _one_by_one(folded, readable, passes)
-            return refused or Refusal(folded, unreadable.version, unreadable)
-        folded, refused = _one_by_one(folded, page, passes)
-        if refused is not None or len(page) < page_size:
-            return refused
-
-
-def _one_by_one(
-    folded: FoldedMatch, page: Sequence[StoredEvent], passes: tuple[type[BaseException], ...],
-) -> tuple[FoldedMatch, Refusal | None]:
-    """``page`` folded event by event up to the first refused, and its refusal."""
-    for stored in page:
-        try:
-            folded = fold(folded, [stored])
-        except passes:
-            raise
-        except Exception as error:  # noqa: BLE001 - whatever the fold raises, this event caused it
-            return folded, Refusal(folded, stored.version, error)
-    return folded, None
 
 
 class FoldCache:

@@ -8,7 +8,7 @@ family of keys is a module of its own, by who writes it and what it means:
 - :mod:`.backlog`: the projector's backlog: unprojected marks and their index, catch-up asks, lanes;
 - :mod:`.access`: players, claimed names, tokens and tickets, abuse limits' units;
 - :mod:`.read_models`: views, lobby, scoreboard, feeds, each by generation;
-- :mod:`.archive`: what an archived match leaves in Redis.
+- :mod:`.archived`: what an archived match leaves in Redis.
 
 tests/unit/test_architecture.py fails on a ``truc:`` key written anywhere else.
 """
@@ -24,7 +24,7 @@ from shared.keys.access import (  # noqa: F401
     player_token,
     stream_ticket,
 )
-from shared.keys.archive import MATCH_ARCHIVED_PATTERN, match_archived  # noqa: F401
+from shared.keys.archived import MATCH_ARCHIVED_PATTERN, match_archived  # noqa: F401
 from shared.keys.backlog import (  # noqa: F401
     MATCH_UNPROJECTED_PATTERN,
     UNPROJECTED_INDEX,

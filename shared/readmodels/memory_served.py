@@ -19,7 +19,7 @@ from typing import Any
 from shared import keys
 from shared.eventstore.marks import MarkedEventStore, ProjectionMarks
 from shared.eventstore.port import EventStore
-from shared.fold import FoldedMatch, fold_stream
+from shared.fold import FoldedMatch, Reach, fold_to_refusal
 from shared.identity import validate_player_id
 from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer
@@ -60,9 +60,11 @@ class InMemoryReadModels(GenerationWrites):
         with self._written:
             self._written.notify_all()
 
-    def fold_new(self, store: EventStore, start: FoldedMatch, page_size: int) -> tuple[FoldedMatch, Pointer | None]:
-        """The events after ``start`` folded; the pointer is the writer's to read (None)."""
-        return fold_stream(store, start, page_size), None
+    def fold_new(
+        self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),
+    ) -> tuple[Reach, Pointer | None]:
+        """The events after ``start`` folded up to any refused; the pointer is the writer's to read (None)."""
+        return fold_to_refusal(store, start, page_size, passes=passes), None
 
     # --- the served generation, as read ------------------------------------------
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from shared.eventstore.port import EventStore
-from shared.fold import FoldedMatch
+from shared.fold import FoldedMatch, Reach
 from shared.readmodels.generations import Pointer
 from shared.readmodels.parked import ParkedMatch, Poison, ServedVersions
 from shared.readmodels.player_feeds import Notice, Telling
@@ -126,7 +126,9 @@ class ReadSide(Protocol):
 
     def at(self, generation: int) -> ReadModelStore: ...
 
-    def fold_new(self, store: EventStore, start: FoldedMatch, page_size: int) -> tuple[FoldedMatch, Pointer | None]: ...
+    def fold_new(
+        self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),
+    ) -> tuple[Reach, Pointer | None]: ...
 
     # --- the served generation, as read ----------------------------------------
 

@@ -22,7 +22,7 @@ from shared.connect import is_cluster_client
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
-from shared.fold import FoldedMatch, fold_stream, fold_stream_then
+from shared.fold import FoldedMatch, Reach, fold_stream_then, fold_to_refusal
 from shared.readmodels.changes import ViewChanges
 from shared.readmodels.clocks import Clocks
 from shared.readmodels.generation_writes import GenerationWrites
@@ -127,8 +127,11 @@ class ReadModels(GenerationWrites):
 
     # --- writes (the projector's; ``generation`` None: the one reads use) ------
 
-    def fold_new(self, store: EventStore, start: FoldedMatch, page_size: int) -> tuple[FoldedMatch, Pointer | None]:
-        """The events of ``store`` after ``start`` folded, and the generation pointer read after them.
+    def fold_new(
+        self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),
+    ) -> tuple[Reach, Pointer | None]:
+        """The events of ``store`` after ``start`` folded up to any refused (``fold_to_refusal``),
+        and the generation pointer read after them.
 
         When the events live on this same Redis node, the pointer's read is queued in the
         round trip of the events' last read (a pipeline runs in order there); elsewhere (another
@@ -136,9 +139,9 @@ class ReadModels(GenerationWrites):
         """
         one_node = isinstance(store, RedisEventStore) and store.client is self._client
         if not one_node or is_cluster_client(self._client):
-            return fold_stream(store, start, page_size), None
-        projection, reply = fold_stream_then(store, start, queue_pointer_read, page_size)
-        return projection, pointer_from(reply)
+            return fold_to_refusal(store, start, page_size, passes=passes), None
+        reach = fold_stream_then(store, start, queue_pointer_read, page_size, passes=passes)
+        return reach, None if reach.reply is None else pointer_from(reach.reply)
 
     def write_match(
         self, match_id: str, version: int, views: Mapping[str, Mapping[str, Any]],

@@ -28,6 +28,7 @@ import time
 
 from services.projector.catchup.failures import projected_or_parked
 from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.parking.poison import TRANSIENT, PoisonEventError
 from services.projector.publishing.guarded import publish_to_live
 from shared.eventstore.port import EventStore
 from shared.fold import FoldedMatch, fold_stream
@@ -55,13 +56,16 @@ def catch_up(match_id: str, context: ProjectorContext) -> int:
 
 def _fold_and_publish(match_id: str, context: ProjectorContext) -> int:
     start = context.cache.get(match_id) or FoldedMatch(validate_match_id(match_id))
-    projection, pointer = context.readmodels.fold_new(context.store, start, context.page_size)
-    if projection.version == start.version:
+    reach, pointer = context.readmodels.fold_new(context.store, start, context.page_size, TRANSIENT)
+    projection = reach.match
+    if projection.version != start.version:
+        publish_to_live(context, projection, relist=projection.status is not start.status, pointer=pointer)
+    elif reach.refusal is None:
         # Nothing new since this process last wrote the match: only make sure no mark
         # is left behind (compare-and-delete, so a newer append's mark survives).
         context.store.mark_projected(match_id, projection.version)
-    else:
-        publish_to_live(context, projection, relist=projection.status is not start.status, pointer=pointer)
+    if reach.refusal is not None:
+        raise PoisonEventError(match_id, reach.refusal, projection.version)
     return projection.version
 
 

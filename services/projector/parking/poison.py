@@ -1,9 +1,10 @@
-"""Finding the poison: the first event of a match that cannot be folded, and why.
+"""A poison: the first event of a match the fold refuses, and the match parked on it.
 
-A match is parked on it (the registry: :mod:`shared.readmodels.parked`; parking:
-:mod:`services.projector.parking.park`). The search itself is a question for the one fold
-(``shared.fold.first_refusal``). Only deterministic failures are blamed on an event: a Redis
-error, an OS error or RQ's own stop and timeout signals (``TRANSIENT``) are raised as they are.
+The fold itself says where it stopped (``shared.fold.fold_to_refusal``, in the one pass a
+catch-up or a rebuild makes); :class:`PoisonEventError` carries that to the failure policy,
+which parks the match (the registry: :mod:`shared.readmodels.parked`). Only deterministic
+failures are blamed on an event: a Redis error, an OS error or RQ's own stop and timeout
+signals (``TRANSIENT``) pass through the fold as they are.
 """
 
 from __future__ import annotations
@@ -12,23 +13,23 @@ import redis
 from rq.exceptions import StopRequested
 from rq.timeouts import BaseTimeoutException
 
-from shared import keys
-from shared.eventstore.port import EventStore
-from shared.fold import FoldedMatch, first_refusal
+from shared.fold import Refusal
 from shared.readmodels.parked import Poison
 
 TRANSIENT = (redis.RedisError, OSError, StopRequested, BaseTimeoutException)
 _MAX_ERROR_CHARS = 500  # a record stays small however long the error's text
 
 
+class PoisonEventError(Exception):
+    """The fold refused an event: the events before it are published, the match is to be parked."""
+
+    def __init__(self, match_id: str, refusal: Refusal, published: int) -> None:
+        super().__init__(f"match {match_id!r}: event {refusal.version} is refused: {refusal.error}")
+        self.poison = Poison(refusal.version, describe(refusal.error))
+        self.published = published  # the version the views reached, right before the poison
+
+
 def describe(error: BaseException) -> str:
     """One line naming the error, short enough to store and show."""
     text = f"{type(error).__name__}: {error}"
     return text if len(text) <= _MAX_ERROR_CHARS else text[:_MAX_ERROR_CHARS - 1] + "…"
-
-
-def find_poison(store: EventStore, match_id: str, page_size: int = 500) -> tuple[FoldedMatch, Poison] | None:
-    """The projection of every event before the match's first poison, and the poison; None if
-    the whole stream folds. Transient errors (Redis, OS) are raised, never blamed on an event."""
-    refusal = first_refusal(store, keys.validate_match_id(match_id), page_size, passes=TRANSIENT)
-    return None if refusal is None else (refusal.before, Poison(refusal.version, describe(refusal.error)))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from services.projector.catchup.failures import projected_or_parked
 from services.projector.catchup.projector_context import ProjectorContext
+from services.projector.parking.poison import TRANSIENT, PoisonEventError
 from services.projector.publishing.guarded import publish_to
-from shared.fold import FoldedMatch, fold_stream
+from shared.fold import FoldedMatch, fold_to_refusal
 from shared.keys import validate_match_id
 
 POINTER_EVERY = 8  # matches a rebuild job folds between two looks at whether its rebuild goes on
@@ -25,9 +26,13 @@ def rebuild_match(match_id: str, context: ProjectorContext, *, generation: int |
 
 
 def _fold_and_rewrite(match_id: str, context: ProjectorContext, generation: int | None) -> int:
-    projection = fold_stream(context.store, FoldedMatch(validate_match_id(match_id)), context.page_size)
+    reach = fold_to_refusal(context.store, FoldedMatch(validate_match_id(match_id)), context.page_size,
+                            passes=TRANSIENT)
+    projection = reach.match
     if projection.version:
         publish_to(context, projection, generation, replace_same_version=True)
+    if reach.refusal is not None:
+        raise PoisonEventError(match_id, reach.refusal, projection.version)
     return projection.version
 
 
