@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 
-from services.projector.catchup.failures import projected_or_parked
+from services.projector.catchup.failures import FAILED, parked, retrying
 from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, PoisonEventError
 from services.projector.publishing.guarded import publish_to_live
@@ -45,15 +45,18 @@ def catch_up(match_id: str, context: ProjectorContext) -> int:
     A match holding a poison event is parked, its views stopping just before it; so is one
     whose read models cannot be written, its views left as they were.
     """
-    started, outcome = time.perf_counter(), None
-    try:
-        with bound(match_id=match_id):
-            outcome = projected_or_parked(context, match_id, lambda: _fold_and_publish(match_id, context))
-    finally:
-        metrics.record_catch_up(time.perf_counter() - started, ok=outcome is not None and not outcome.failed)
-    return outcome.version
+    started, ok = time.perf_counter(), False
+    with bound(match_id=match_id):
+        try:
+            version, ok = _fold_and_publish(match_id, context), True
+        except FAILED as failure:
+            version = parked(context, match_id, failure)
+        finally:
+            metrics.record_catch_up(time.perf_counter() - started, ok=ok)
+    return version
 
 
+@retrying
 def _fold_and_publish(match_id: str, context: ProjectorContext) -> int:
     start = context.cache.get(match_id) or FoldedMatch(validate_match_id(match_id))
     reach, pointer = context.readmodels.fold_new(context.store, start, context.page_size, TRANSIENT)

@@ -1,5 +1,8 @@
 """The one failure policy of the projector: every catch-up and rebuild of a match runs under it.
 
+A match's work is decorated ``@retrying``; what it raises that parks the match (``FAILED``) is
+handed to :func:`parked`:
+
 - A transient failure (Redis away, a timeout: ``RETRIED``) is retried, after a pause that
   doubles (``BACKOFF_SECONDS``); if it persists, it is raised as it is: the match keeps its
   mark and the sweep redoes it. Other transient errors (an OS error, RQ's own stop and
@@ -15,10 +18,11 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import ParamSpec
 
 import redis
 
@@ -28,45 +32,44 @@ from services.projector.publishing.guarded import UnpublishableError
 from shared.readmodels.parked import Poison
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 RETRIED = (redis.ConnectionError, redis.TimeoutError)  # worth another try: the next may find Redis back
 BACKOFF_SECONDS = (0.05, 0.1)  # the pauses before the second and the third try
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What became of a match's work: the version its views reached, and whether the work failed."""
-
-    version: int
-    failed: bool = False  # the match was parked (the version: where its views stay)
+FAILED = (PoisonEventError, UnpublishableError)  # what parks a match (:func:`parked`)
 
 
-def projected_or_parked(
-    context: ProjectorContext, match_id: str, work: Callable[[], int], *, generation: int | None = None,
-) -> Outcome:
-    """Run ``work`` (the match's catch-up or rebuild into ``generation``) under the policy above."""
-    try:
-        return Outcome(retrying(work))
-    except PoisonEventError as poisoned:
-        _park(context, match_id, poisoned.poison)
-        return Outcome(poisoned.published, failed=True)
-    except UnpublishableError as unwritable:
-        if generation is not None and context.readmodels.projected_version(match_id) >= unwritable.version:
-            raise  # a rebuild's write failed where the served views hold that version: the rebuild fails
-        _park(context, match_id, unwritable.poison)
-        target = context.readmodels.generation() if generation is None else generation
-        return Outcome(context.readmodels.at(target).projected_version(match_id), failed=True)
+def parked(
+    context: ProjectorContext, match_id: str, failure: PoisonEventError | UnpublishableError,
+    generation: int | None = None,
+) -> int:
+    """Park the match on ``failure`` (of its catch-up, or its rebuild into ``generation``); the
+    version its views stay at. A rebuild's write that failed where the served views hold that
+    version is raised instead: the rebuild fails, not the match."""
+    if isinstance(failure, PoisonEventError):
+        _park(context, match_id, failure.poison)
+        return failure.published
+    if generation is not None and context.readmodels.projected_version(match_id) >= failure.version:
+        raise failure
+    _park(context, match_id, failure.poison)
+    target = context.readmodels.generation() if generation is None else generation
+    return context.readmodels.at(target).projected_version(match_id)
 
 
-def retrying(work: Callable[[], int]) -> int:
-    """``work()``, tried again after each pause of ``BACKOFF_SECONDS`` while it fails with ``RETRIED``."""
-    for pause in BACKOFF_SECONDS:
-        try:
-            return work()
-        except RETRIED as error:
-            log.warning("Transient failure, trying again in %.0f ms: %s", pause * 1000, error)
-            time.sleep(pause)
-    return work()
+def retrying(work: Callable[P, int]) -> Callable[P, int]:
+    """``work``, tried again after each pause of ``BACKOFF_SECONDS`` while it fails with ``RETRIED``."""
+    @functools.wraps(work)
+    def tried(*args: P.args, **kwargs: P.kwargs) -> int:
+        for pause in BACKOFF_SECONDS:
+            try:
+                return work(*args, **kwargs)
+            except RETRIED as error:
+                log.warning("Transient failure, trying again in %.0f ms: %s", pause * 1000, error)
+                time.sleep(pause)
+        return work(*args, **kwargs)
+    return tried
 
 
 def _park(context: ProjectorContext, match_id: str, poison: Poison) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.projector.catchup.failures import projected_or_parked
+from services.projector.catchup.failures import FAILED, parked, retrying
 from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, PoisonEventError
 from services.projector.publishing.guarded import publish_to
@@ -20,11 +20,13 @@ def rebuild_match(match_id: str, context: ProjectorContext, *, generation: int |
     generation reads use, which this did not write). Failures: as for a catch-up
     (:mod:`services.projector.catchup.failures`).
     """
-    return projected_or_parked(
-        context, match_id, lambda: _fold_and_rewrite(match_id, context, generation), generation=generation,
-    ).version
+    try:
+        return _fold_and_rewrite(match_id, context, generation)
+    except FAILED as failure:
+        return parked(context, match_id, failure, generation)
 
 
+@retrying
 def _fold_and_rewrite(match_id: str, context: ProjectorContext, generation: int | None) -> int:
     reach = fold_to_refusal(context.store, FoldedMatch(validate_match_id(match_id)), context.page_size,
                             passes=TRANSIENT)
