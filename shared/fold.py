@@ -11,10 +11,10 @@ along a match for replays at any version. A long page folds off gevent's event l
 from __future__ import annotations
 
 import threading
-from functools import partial
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from shared.codec import decode

@@ -85,11 +85,12 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     matches = Matches(store, notify, SeedVault(client))
+    read_models = ReadModels(client, subscriber)
     return Services(
         redis=client, store=store, players=players, matches=matches,
-        read_models=ReadModels(client, subscriber), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
+        read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},
         bot=_bot_seat(players, config.bot_token), streams=Slots(config.max_streams, on_change=metrics.record_stream),
-        feeds=live_feeds(client, lambda match_id: latest(matches, match_id), subscriber),
+        feeds=live_feeds(subscriber, read_models.feeds, lambda match_id: latest(matches, match_id)),
         keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
         limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),

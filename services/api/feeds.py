@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 
 from shared import keys
 from shared.fold import FoldedMatch
-from shared.readmodels.player_feeds import MAXLEN, Notice, PlayerFeeds
+from shared.readmodels.player_feeds import MAXLEN, Notice
+from shared.readmodels.port import FeedReader
 from shared.readmodels.projection import match_view
 from shared.rules import Seat
 from shared.subscriber import Subscriber
 
-from .fanout import CLIENT_NAME, Hub, Topic
+from .fanout import Hub, Topic
 
 
 class MatchFeed(Topic):
@@ -68,10 +68,10 @@ def view_message(folded: FoldedMatch, seat: Seat | None) -> bytes:
 class PlayerFeed(Topic):
     """One player's notices as their streams in this process read them."""
 
-    def __init__(self, player_id: str, client: Any) -> None:
+    def __init__(self, player_id: str, feeds: FeedReader) -> None:
         super().__init__()
         self.player_id = player_id
-        self._feeds = PlayerFeeds(client)
+        self._feeds = feeds
         self._since: str | None = None  # every notice after this position is in _notices
         self._notices: list[Notice] = []
 
@@ -98,14 +98,11 @@ class LiveFeeds:
     players: Hub[PlayerFeed]
 
 
-def live_feeds(client: Any, load: Callable[[str], FoldedMatch], subscriber: Subscriber | None = None) -> LiveFeeds:
-    """The feeds of one API process over ``client`` (``load``: the match folded to its end).
-
-    Woken by ``subscriber``, the process's one (else one of their own).
-    """
-    subscriber = subscriber or Subscriber(client, CLIENT_NAME)
+def live_feeds(subscriber: Subscriber, feeds: FeedReader, load: Callable[[str], FoldedMatch]) -> LiveFeeds:
+    """The feeds of one API process, woken by its one ``subscriber``: the players' read from
+    ``feeds``, the matches' folded by ``load`` (the match folded to its end)."""
     matches = Hub(lambda match_id: MatchFeed(match_id, load), subscriber.start)
-    players = Hub(lambda player_id: PlayerFeed(player_id, client), subscriber.start)
+    players = Hub(lambda player_id: PlayerFeed(player_id, feeds), subscriber.start)
     subscriber.on(keys.MATCHES_APPENDED, matches.wake, lambda: bool(matches.watched))
     subscriber.on(keys.PLAYERS_TOLD, players.wake, lambda: bool(players.watched))
     return LiveFeeds(matches, players)

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 from flask import Response, current_app
 
-from shared.readmodels.parked import ParkedMatches
-
 from .json_responses import json_response
 from .language import say
 from .smorest import ApiBlueprint
@@ -65,7 +63,7 @@ def health() -> Response:
     try:
         ctx.redis.ping()
         figures = current_app.extensions.setdefault("truc-backlog", _Backlog()).figures(ctx)
-        parked = ParkedMatches(ctx.redis).current(ctx.read_models)
+        parked = ctx.read_models.parked.current(ctx.read_models)
         queue = ctx.queue_health()
     except Exception:  # noqa: BLE001 - health reports every failure, never raises
         # The error names sockets and hosts: the operator's log gets it, the caller a code.

@@ -15,7 +15,6 @@ import time
 from flask import Flask, Response, g, request
 
 from shared.observability import exposition, log_context, metrics
-from shared.readmodels.parked import ParkedMatches
 from shared.rules import ACTIONS
 
 from .wiring import Services
@@ -89,5 +88,5 @@ def _figures(ctx: Services) -> list[exposition.Reading]:
         ("truc_projection_lag_events", "Events appended but not yet projected.", {}, ctx.read_models.lag(ctx.store)),
         ("truc_unprojected_matches", "Matches with events not yet projected.", {}, ctx.store.unprojected_count()),
         ("truc_parked_matches", "Matches the projector parked on an event it cannot fold.", {},
-         len(ParkedMatches(ctx.redis).current(ctx.read_models))),
+         len(ctx.read_models.parked.current(ctx.read_models))),
     ]

@@ -28,7 +28,7 @@ import redis
 from flask import Response, current_app
 from marshmallow import Schema, ValidationError, fields, validate
 
-from shared.readmodels.player_feeds import PlayerFeeds, awaiting_turns
+from shared.readmodels.player_feeds import awaiting_turns
 
 from .api_error import ApiError
 from .auth import stream_caller
@@ -87,7 +87,7 @@ def player_stream(query: dict, headers: dict, player_id: str) -> Response:
     keep_alive, logger = ctx.keep_alive_seconds, current_app.logger
 
     def messages() -> Iterator[bytes]:
-        feeds = PlayerFeeds(ctx.redis)
+        feeds = ctx.read_models.feeds
         if resume is not None and feeds.resumes(player_id, resume):
             return notice_messages(player_id, resume, [], ctx.feeds.players, logger, keep_alive)
         start = feeds.position(player_id)  # before the scan: whatever is told after it is read on

@@ -22,8 +22,7 @@ import redis
 from shared.eventstore.port import system_clock
 from shared.observability import metrics
 from shared.observability.log_context import bound
-from shared.readmodels import ReadModels
-from shared.readmodels.clocks import Clocks
+from shared.readmodels.port import ReadSide
 from shared.rules import MatchState, RuleError, deadline
 
 from .app import Matches, expire, latest, time_out
@@ -37,13 +36,13 @@ log = logging.getLogger(__name__)
 
 class Timer:
     def __init__(
-        self, matches: Matches, read_models: ReadModels, lobby_seconds: int,
+        self, matches: Matches, read_models: ReadSide, lobby_seconds: int,
         clock: Callable[[], int] = system_clock, ended: Callable[[str, MatchState], None] = lambda *_: None,
     ) -> None:
         """``ended``: told of each match a timeout or an expiry ended (its players' slots are given back)."""
         self._matches, self._read_models, self._lobby_ms = matches, read_models, lobby_seconds * 1000
         self._ended = ended
-        self._clocks = Clocks(read_models.client)
+        self._clocks = read_models.clocks
         self._clock = clock
 
     def fire_due(self) -> int:
@@ -51,7 +50,7 @@ class Timer:
         now = self._clock()
         fired = sum(self._time_out(match_id, now) for match_id in self._clocks.due(now, BATCH))
         cutoff = now - self._lobby_ms
-        waiting = self._clocks.waiting_since(self._read_models.generation(), cutoff, BATCH)
+        waiting = self._read_models.at(self._read_models.generation()).listed_since("waiting", cutoff, BATCH)
         return fired + sum(self._expire(match_id, now) for match_id in waiting)
 
     def _time_out(self, match_id: str, now: int) -> int:

@@ -22,7 +22,7 @@ from services.projector.operations import (
     rebuild_queue,
 )
 from shared.connect import connect
-from shared.readmodels.parked import ParkedMatch, ParkedMatches
+from shared.readmodels.parked import ParkedMatch
 
 
 @click.command()
@@ -59,7 +59,7 @@ def rebuild(
         except (RebuildError, RebuildLockError) as error:
             raise click.ClickException(printable(error)) from error
     console.print(_summary(report), soft_wrap=True)
-    _show_parked(console, ParkedMatches(ctx.redis).current(ctx.read_models))
+    _show_parked(console, ctx.read_models.parked.current(ctx.read_models))
 
 
 def _progress_bar(console: Console) -> Progress:

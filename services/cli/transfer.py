@@ -27,7 +27,6 @@ from shared.eventstore.port import StoredEvent
 from shared.eventstore.schema import event_to_json
 from shared.fold import FoldedMatch, fold
 from shared.private_files import private_output
-from shared.readmodels.parked import ParkedMatches
 from shared.rules.chance import fits_commitment
 
 from .backends import MATCH_ID, backends
@@ -98,7 +97,7 @@ def import_(source: IO[bytes]) -> None:
     if exported.seed is not None:
         ctx.seeds.put(match_id, exported.seed)
     rebuild_match(match_id, ProjectorContext(ctx.store, ctx.read_models))
-    parked = ParkedMatches(ctx.redis).get(match_id)
+    parked = ctx.read_models.parked.get(match_id)
     if parked is not None:
         _refuse(1, f"imported {match_id}, but its read models could not be written: {printable(parked.error)}")
     click.echo(f"imported {match_id}: {len(exported.events)} events, audit passed")

@@ -48,11 +48,6 @@ class Clocks:
         """How many clocks run."""
         return int(self._client.zcard(keys.CLOCKS))
 
-    def waiting_since(self, generation: int, cutoff_ms: int, limit: int = 100) -> list[str]:
-        """Matches the served lobby has listed as waiting since ``cutoff_ms`` or before (expiry)."""
-        lobby = keys.lobby("waiting", generation)
-        return [_text(member) for member in self._client.zrangebyscore(lobby, "-inf", cutoff_ms, 0, limit)]
-
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value

@@ -60,6 +60,11 @@ class LobbyLists:
         """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
         return self._listed(keys.player_matches(player_id, status, self._generation), status, limit, hide)
 
+    def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
+        """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""
+        lobby = keys.lobby(status, self._generation)
+        return [_text(member) for member in self._client.zrangebyscore(lobby, "-inf", cutoff_ms, 0, limit)]
+
     def _place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str],
                then_read: bool = False) -> bytes | None:
         """``place`` in one round trip; with ``then_read``, the stored summary read after it."""

@@ -94,6 +94,12 @@ class InMemoryGenerationModels:
     def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
         return self._listing(f"player:{player_id}", status, limit, hide)
 
+    def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
+        """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""
+        lobby = self._listed.get(("lobby", status), {})
+        listed = sorted((created_at, match_id) for match_id, created_at in lobby.items() if created_at <= cutoff_ms)
+        return [match_id for _, match_id in listed[:max(limit, 0)]]
+
     def _listing(self, index: str, status: str, limit: int, hide: bool) -> list[dict[str, Any]]:
         """Newest first (ties: the greater id first, as Redis's ZREVRANGE); a stale listing is moved."""
         listed = sorted(self._listed.get((index, status), {}).items(), key=lambda item: (item[1], item[0]),

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
 from shared.fold import FoldedMatch, Reach
 from shared.readmodels.generations import Pointer
@@ -62,6 +63,8 @@ class ReadModelStore(Protocol):
     def player_matches(self, player_id: str, status: str, limit: int = 50,
                        hide: bool = False) -> list[dict[str, Any]]: ...
 
+    def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]: ...
+
     def record_result(self, match_id: str, player_id: str, name: str, won: bool,
                       rounds_won: int, points_for: int, points_against: int) -> bool: ...
 
@@ -90,6 +93,8 @@ class ParkedRegistry(Protocol):
 @runtime_checkable
 class ClockIndex(Protocol):
     """The running clocks: which matches are due when (see :mod:`shared.readmodels.clocks`)."""
+
+    def set(self, match_id: str, deadline_ms: int | None) -> None: ...
 
     def due(self, now_ms: int, limit: int = 100) -> list[str]: ...
 
@@ -150,6 +155,10 @@ class ReadSide(Protocol):
     def scoreboard(self, limit: int = 50) -> dict[str, Any]: ...
 
     def player_row(self, player_id: str) -> dict[str, Any] | None: ...
+
+    def lag(self, store: MarkedEventStore) -> int:
+        """Events appended but not yet projected (over the matches marked unprojected)."""
+        ...
 
     # --- writes -----------------------------------------------------------------
 

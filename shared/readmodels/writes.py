@@ -158,6 +158,10 @@ class GenerationModels:
         """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
         return self._lobby.of_player(player_id, status, limit, hide)
 
+    def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
+        """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""
+        return self._lobby.listed_since(status, cutoff_ms, limit)
+
     # --- scoreboard --------------------------------------------------------------
 
     def record_result(

@@ -16,6 +16,8 @@ from services.api.fanout import CLIENT_NAME as SUBSCRIBER
 from services.api.feeds import live_feeds
 from shared.eventstore import RedisEventStore
 from shared.fold import FoldedMatch, fold
+from shared.readmodels.player_feeds import PlayerFeeds
+from shared.subscriber import Subscriber
 from tests.unit.rules.given import deck_for
 from tests.waiting import wait_for
 
@@ -207,7 +209,8 @@ def test_bad_ids_are_404_and_bad_tokens_401(stack):
 def test_a_quiet_stream_sends_keep_alives_and_stops_watching_its_match_when_dropped(stack):
     match_id, _, _ = new_match(stack)
     store = RedisEventStore(stack.redis)
-    feeds = live_feeds(stack.redis, lambda wanted: fold(FoldedMatch(wanted), store.read(wanted)))
+    feeds = live_feeds(Subscriber(stack.redis, SUBSCRIBER), PlayerFeeds(stack.redis),
+                       lambda wanted: fold(FoldedMatch(wanted), store.read(wanted)))
     match = fold(FoldedMatch(match_id), store.read(match_id))
 
     messages = sse.view_messages(match, None, feeds.matches, logger=None, keep_alive=0.2)
