@@ -28,8 +28,8 @@ from shared.archive import archive_format
 from shared.archive.layout import match_id_of, record_name
 from shared.archive.port import ArchivedMatch, ArchiveUnavailableError, Receipt
 
-CONNECT_TIMEOUT_S = 3
-READ_TIMEOUT_S = 10  # a record is tens of kilobytes: seconds are plenty
+CONNECT_TIMEOUT_S = 2
+READ_TIMEOUT_S = 5  # a record is some kilobytes: a read that stalls longer will not finish
 ATTEMPTS = 3  # the first try and two retries (botocore's "standard" mode, with backoff)
 PAGE_SIZE = 1000  # keys per listing page (S3's own most)
 _MISSING = {"NoSuchKey", "404"}
@@ -40,7 +40,7 @@ def s3_client(endpoint: str | None = None, session: boto3.Session | None = None)
     """A boto3 S3 client with bounded timeouts and retries (path-style at an explicit endpoint)."""
     config = ClientConfig(
         connect_timeout=CONNECT_TIMEOUT_S, read_timeout=READ_TIMEOUT_S,
-        retries={"max_attempts": ATTEMPTS, "mode": "standard"},
+        retries={"total_max_attempts": ATTEMPTS, "mode": "standard"},
         s3={"addressing_style": "path"} if endpoint else None,
     )
     return (session or boto3.Session()).client("s3", endpoint_url=endpoint or None, config=config)

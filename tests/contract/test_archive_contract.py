@@ -8,12 +8,14 @@ private files that survive a crash mid-write, and an S3 that fails fast when it 
 
 from __future__ import annotations
 
+import http.server
 import os
 import random
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +27,7 @@ from shared.archive import Archive, ArchivedMatch, ArchiveUnavailableError, Dama
 from shared.archive.files import FileArchive
 from shared.archive.memory import InMemoryArchive
 from shared.archive.opening import open_archive
-from shared.archive.s3 import S3Archive
+from shared.archive.s3 import ATTEMPTS, S3Archive
 from shared.config import Config
 from shared.eventstore import InMemoryEventStore
 from shared.ids import InvalidMatchIdError
@@ -411,6 +413,53 @@ def test_an_unreachable_s3_is_unavailable_for_every_call(matches: list[ArchivedM
     with pytest.raises(ArchiveUnavailableError, match="cannot get"):
         archive.get(matches[0].match_id)
     with pytest.raises(ArchiveUnavailableError, match="cannot list"):
+        list(archive.match_ids())
+
+
+class _Failing(http.server.BaseHTTPRequestHandler):
+    """An S3 endpoint in trouble: every request answered 503 with S3's error body (and counted)."""
+
+    requests: list[str] = []
+
+    def _fail(self) -> None:
+        self.requests.append(self.command)
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b"<Error><Code>ServiceUnavailable</Code><Message>Please reduce your request rate.</Message></Error>"
+        self.send_response(503)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_PUT = do_HEAD = do_POST = _fail
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+@pytest.fixture
+def failing_s3() -> Iterator[str]:
+    _Failing.requests.clear()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.integration
+def test_an_s3_answering_5xx_is_unavailable_after_its_retries(failing_s3: str, matches: list[ArchivedMatch]) -> None:
+    archive = S3Archive.from_url("s3://truc-archive/x", failing_s3, LoopbackS3.session())
+
+    with pytest.raises(ArchiveUnavailableError, match="503|ServiceUnavailable"):
+        archive.check()
+    assert _Failing.requests == ["HEAD"] * ATTEMPTS  # retried, a few times only
+    with pytest.raises(ArchiveUnavailableError, match="ServiceUnavailable"):
+        archive.put(matches[0])
+    with pytest.raises(ArchiveUnavailableError, match="ServiceUnavailable"):
+        archive.get(matches[0].match_id)
+    with pytest.raises(ArchiveUnavailableError, match="ServiceUnavailable"):
         list(archive.match_ids())
 
 
