@@ -43,6 +43,7 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python -m bench.rules_engine
 	$(VENV)/bin/python -m bench.bots
+	$(VENV)/bin/python -m bench.archive_size
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
 

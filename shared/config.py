@@ -108,6 +108,8 @@ class Config:
     metrics_dir: Path | None = None  # gunicorn's shared metric files (PROMETHEUS_MULTIPROC_DIR; DATA_DIR/metrics-PORT)
     log_format: str = "text"  # LOG_FORMAT: text (for people) or json (one object per line)
     log_level: str = "INFO"
+    archive_url: str = ""  # ARCHIVE_URL: where finished matches go; "" or "file:": DATA_DIR/archive
+    archive_s3_endpoint: str | None = None  # ARCHIVE_S3_ENDPOINT: an S3-compatible server's address (MinIO)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -147,8 +149,19 @@ class Config:
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
-            **acknowledgement(env), **_client_sockets(env),
+            **acknowledgement(env), **_client_sockets(env), **archive_settings(env),
         )
+
+
+ARCHIVE_SCHEMES = ("file:", "s3://")
+
+
+def archive_settings(env: dict[str, str]) -> dict[str, str | None]:
+    """ARCHIVE_URL (``file:[DIR]`` or ``s3://bucket/prefix``) and ARCHIVE_S3_ENDPOINT; other schemes stop the start."""
+    url = env.get("ARCHIVE_URL", "").strip()
+    if url and not url.startswith(ARCHIVE_SCHEMES):
+        raise ValueError(f"ARCHIVE_URL must be file:[DIR] or s3://bucket[/prefix], not {url!r}")
+    return {"archive_url": url, "archive_s3_endpoint": env.get("ARCHIVE_S3_ENDPOINT", "").strip() or None}
 
 
 def _client_sockets(env: dict[str, str]) -> dict:

@@ -17,6 +17,7 @@ from redis.cluster import RedisCluster
 
 from services.cluster import LoopbackCluster
 from services.embedded_redis import EmbeddedRedis
+from tests.s3_server import LoopbackS3
 
 _LAYERS = ("unit", "integration", "e2e")
 _TESTS = Path(__file__).parent
@@ -70,6 +71,17 @@ def redis_cluster_client(redis_cluster: LoopbackCluster) -> Iterator[RedisCluste
     client.flushall(target_nodes=RedisCluster.PRIMARIES)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackS3]:
+    """A real S3 endpoint (``moto_server`` on a loopback port) with a bucket, for the whole session."""
+    server = LoopbackS3(tmp_path_factory.mktemp("s3"))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from shared.archive import archive_format
 from shared.archive.port import ArchivedMatch, Receipt
+from shared.ids import validate_match_id
 
 
 class InMemoryArchive:
@@ -18,6 +19,7 @@ class InMemoryArchive:
 
     def put(self, match: ArchivedMatch) -> Receipt:
         """Keep the match's record (replacing an equal one)."""
+        validate_match_id(match.match_id)  # an id the other archives could not name is refused here too
         blob = archive_format.encode(match)
         with self._lock:
             self._records[match.match_id] = blob
@@ -25,6 +27,7 @@ class InMemoryArchive:
 
     def get(self, match_id: str) -> ArchivedMatch | None:
         """The match kept under ``match_id``, decoded, or None."""
+        validate_match_id(match_id)
         with self._lock:
             blob = self._records.get(match_id)
         return None if blob is None else archive_format.decode(match_id, blob)

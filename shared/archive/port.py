@@ -4,7 +4,7 @@ A finished match can change no more (R-rules: nothing is appended after ``match_
 or ``match_cancelled``), so it is the unit that moves. An archive keeps one record per
 match, written whole or not at all, and gives it back exactly as it was recorded:
 the same events (versions, times, data, hashes) and the match's seed. The adapters
-(:mod:`.memory`, the filesystem's, S3's) are held to one contract suite
+(:mod:`.memory`, :mod:`.files`, :mod:`.s3`; :mod:`.opening` picks one) are held to one contract suite
 (``tests/contract/test_archive_contract.py``); what they store is :mod:`.archive_format`'s bytes.
 """
 
@@ -41,7 +41,7 @@ class ArchivedMatch:
 class Receipt:
     """Where an archive put a match, and how many bytes it takes there."""
 
-    where: str  # e.g. ``file:archive/3f/3f2a….zst`` or ``s3://bucket/prefix/3f/3f2a….zst``
+    where: str  # e.g. ``file:3f/3f2a….zst`` (under the archive's root) or ``s3://bucket/prefix/3f/3f2a….zst``
     size: int
 
 
@@ -55,7 +55,11 @@ class DamagedArchiveError(ValueError):
 
 @runtime_checkable
 class Archive(Protocol):
-    """What the archiver and every reader of archived matches need from an archive."""
+    """What the archiver and every reader of archived matches need from an archive.
+
+    Every method given a match id that is not one (:func:`shared.ids.validate_match_id`)
+    raises :class:`~shared.ids.InvalidMatchIdError`: an id never becomes a path or a key unchecked.
+    """
 
     def put(self, match: ArchivedMatch) -> Receipt:
         """Keep ``match`` whole: after a crash either the old record (or none) or the new one is read.

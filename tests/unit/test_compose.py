@@ -101,3 +101,19 @@ def test_prometheus_scrapes_the_api_and_every_worker_on_their_ports(
 def test_the_lanes_are_not_pinned_so_scaling_the_workers_needs_no_restart(compose: dict[str, Any]) -> None:
     assert "CATCH_UP_LANES" not in environment(compose["services"]["api"])
 
+
+
+def test_the_archive_settings_name_the_minio_service_its_bucket_and_its_credentials(compose: dict[str, Any]) -> None:
+    archive, services = compose["x-archive"], compose["services"]
+    minio, bucket_job = services["minio"], services["minio-bucket"]
+    bucket = archive["ARCHIVE_URL"].removeprefix("s3://").split("/")[0]
+    assert archive["ARCHIVE_S3_ENDPOINT"] == f"http://minio:{minio['expose'][0]}"
+    assert f"archive/{bucket}" in bucket_job["command"][0]  # the bucket the archive writes to is made once
+    assert bucket_job["depends_on"]["minio"]["condition"] == "service_healthy"
+    assert "minio-data:/data" in minio["volumes"] and "minio-data" in compose["volumes"]
+    for job in (minio, bucket_job):
+        assert environment(job)["MINIO_ROOT_USER"] == archive["AWS_ACCESS_KEY_ID"]
+        assert environment(job)["MINIO_ROOT_PASSWORD"] == archive["AWS_SECRET_ACCESS_KEY"]
+    assert archive["AWS_SECRET_ACCESS_KEY"] == "${MINIO_ROOT_PASSWORD:-}"  # no default password ...
+    assert "-lt 8" in minio["command"][0] and "exit 1" in minio["command"][0]  # ... and MinIO stops without one
+    assert all(port.startswith("127.0.0.1:") for port in minio["ports"])  # the console: this host only
