@@ -6,6 +6,7 @@ step, fails the same check with the instruction to add one.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import ClassVar
 
 import pytest
@@ -14,7 +15,7 @@ from shared.codec.event_versions import UPCASTERS
 from shared.codec.fingerprint import drift, fingerprint, fingerprints
 from shared.codec.upcasting import Upcasters
 from shared.rules import EVENT_TYPES, Seat
-from tests.golden.fingerprints import recorded, with_new_versions
+from tests.golden.fingerprints import main, recorded, with_new_versions
 
 pytestmark = pytest.mark.unit
 
@@ -87,3 +88,16 @@ def test_a_step_removed_after_its_version_was_recorded_is_noticed():
     problems = drift(two, EVENT_TYPES, UPCASTERS.versions())
     assert problems == ["folded has recorded versions [2] beyond its current 1: a step was removed from "
                         "shared/codec/event_versions.py, and streams of those versions exist"]
+
+
+def test_the_record_command_adds_new_versions_and_never_changes_a_recorded_one(tmp_path, capsys):
+    path = tmp_path / "fingerprints.json"
+    assert main(path) == 0 and recorded(path) == recorded()  # from nothing: every type's version 1
+
+    changed = recorded(path)
+    changed["card_played"]["1"]["card"]["type"] = "int"  # as if card_played's field had been recorded otherwise
+    path.write_text(json.dumps(changed))
+
+    assert main(path) == 1
+    assert "card_played's fields changed (changed: card) but its schema version is still 1" in capsys.readouterr().err
+    assert recorded(path) == changed  # nothing written
