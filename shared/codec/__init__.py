@@ -40,7 +40,7 @@ def decode(stored: StoredEvent) -> Event:
     kind = EVENT_TYPES.get(stored.type)
     if kind is None:
         raise UnknownEventError(f"version {stored.version}: unknown event type {stored.type!r}")
-    data = _upcast(stored)
+    data = stored.data if stored.schema_version == UPCASTERS.current(stored.type) else _upcast(stored)
     try:
         return reader(kind)(data)
     except FAST_ERRORS:
@@ -52,10 +52,8 @@ def decode(stored: StoredEvent) -> Event:
 
 
 def _upcast(stored: StoredEvent) -> Any:
-    """The stored data as the current version stores it; a version this code does not know is refused."""
+    """An older version's data as the current version stores it; a version this code does not know is refused."""
     current = UPCASTERS.current(stored.type)
-    if stored.schema_version == current:
-        return stored.data  # the common case: nothing to copy
     if not 1 <= stored.schema_version < current:
         raise UnknownEventError(f"version {stored.version}: {stored.type} schema {stored.schema_version} is "
                                 f"unknown (this code reads 1 to {current}: written by newer code?)")

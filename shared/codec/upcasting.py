@@ -29,6 +29,7 @@ class Upcasters:
 
     def __init__(self, event_types: Iterable[str]) -> None:
         self._steps: dict[str, list[Step]] = {name: [] for name in event_types}
+        self._current = dict.fromkeys(self._steps, 1)  # read once per event decoded: kept, not counted
 
     def register(self, event_type: str, from_version: int, step: Step) -> Step:
         """Add the step reading ``event_type``'s version ``from_version`` as ``from_version + 1``."""
@@ -41,15 +42,16 @@ class Upcasters:
                 f"{event_type}: a step from version {from_version}, but its chain ends at version {current}: "
                 f"register the step from {current} first (every version needs its step, in order)")
         steps.append(step)
+        self._current[event_type] = current + 1
         return step
 
     def current(self, event_type: str) -> int:
         """The version ``event_type`` is written with today."""
-        return len(self._steps[event_type]) + 1
+        return self._current[event_type]
 
     def versions(self) -> Mapping[str, int]:
         """Every event type's current version."""
-        return {name: len(steps) + 1 for name, steps in self._steps.items()}
+        return dict(self._current)
 
     def upcast(self, event_type: str, from_version: int, data: Data) -> Data:
         """``data`` recorded under ``from_version`` (1..current), as the current version stores it."""
