@@ -1,4 +1,5 @@
-"""Reading a ``truc export`` file back: everything a hostile file could carry is refused first.
+"""The ``truc export`` file: writing one, and reading one back, where everything a hostile file
+could carry is refused first.
 
 An export is JSON lines: a header ``{"format", "match_id", "events", "seed"}``, then one
 recorded event per line. The file comes from outside, and its hash chain proves nothing
@@ -16,7 +17,7 @@ values it quotes are shortened and made printable.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from marshmallow import ValidationError
 
 from shared import keys
 from shared.eventstore import StoredEvent
-from shared.eventstore.schema import event_from_json
+from shared.eventstore.schema import event_from_json, event_to_json
 from shared.identity import ID_RULE, NAME_RULE, validate_player_id, validate_player_name
 
 from .untrusted import printable
@@ -60,6 +61,12 @@ def shown(value: object, limit: int = _SHOWN_CHARS) -> str:
     if len(text) > limit:
         text = text[:limit - 1] + "…"
     return printable(text)
+
+
+def export_lines(match_id: str, stored: Sequence[StoredEvent], seed: str | None = None) -> list[bytes]:
+    """The lines of a match's export: its header, then each recorded event as it is stored."""
+    header = {"format": FORMAT, "match_id": match_id, "events": len(stored), "seed": seed}
+    return [orjson.dumps(header) + b"\n", *(orjson.dumps(event_to_json(event)) + b"\n" for event in stored)]
 
 
 def read_export(lines: Iterable[bytes]) -> Export:

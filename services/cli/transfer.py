@@ -18,19 +18,17 @@ from pathlib import Path
 from typing import IO, NoReturn
 
 import click
-import orjson
 
 from services.projector.operations import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.port import StoredEvent
-from shared.eventstore.schema import event_to_json
 from shared.fold import FoldedMatch, fold
 from shared.private_files import private_output
 from shared.rules.chance import fits_commitment
 
 from .backends import MATCH_ID, backends
-from .exports import FORMAT, Export, ExportError, read_export
+from .exports import Export, ExportError, export_lines, read_export
 from .lang import lang_option, terminal
 from .untrusted import printable
 
@@ -50,9 +48,7 @@ def export(match_id: str, output: str, force: bool, include_seed: bool, lang: st
     if not stored:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)
-    header = {"format": FORMAT, "match_id": match_id, "events": len(stored),
-              "seed": ctx.seeds.get(match_id) if include_seed else None}
-    lines = [orjson.dumps(header) + b"\n", *(orjson.dumps(event_to_json(event)) + b"\n" for event in stored)]
+    lines = export_lines(match_id, stored, ctx.seeds.get(match_id) if include_seed else None)
     if _live(match_id, stored):
         click.echo(tr.gettext("Match {match} is still being played: the export holds every hand, the hidden "
                               "ones too. Keep it private.", match=match_id), err=True)

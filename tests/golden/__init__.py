@@ -1,0 +1,1 @@
+"""The frozen golden corpus: recorded matches of every event schema ever written, and the events' fingerprints."""
