@@ -21,6 +21,7 @@ from itertools import chain
 from typing import Any
 
 from shared.archive.index import ArchiveIndex
+from shared.archive.opening import open_archive
 from shared.archive.port import Archive, ArchivedMatch, ArchiveUnavailableError, DamagedArchiveError, Receipt
 from shared.eventstore.append_tokens import AppendToken, TokenRecord
 from shared.eventstore.store_errors import ConcurrencyError
@@ -208,8 +209,6 @@ def is_archived(store: Any, match_id: str) -> bool:
 
 def archive_of(config: Any) -> Archive:
     """The archive the settings name (``ARCHIVE_URL``): what every reader of a server opens."""
-    from shared.archive.opening import open_archive  # the adapters import their clients only when chosen
-
     return open_archive(config)
 
 
