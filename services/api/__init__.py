@@ -6,6 +6,8 @@ from typing import Any
 import redis
 from flask import Flask
 
+from shared.archive import Archive
+from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_of, archived_reads
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect
@@ -42,9 +44,10 @@ MAX_BODY_BYTES = 64 * 1024
 
 def create_app(
     config: Config, redis_client: Any = None, queue_client: Any = None, clock: Clock = system_clock,
+    archive: Archive | None = None,
 ) -> Flask:
-    """Wire the API for ``config``; tests may pass their own Redis clients, and the clock that
-    times the events (epoch ms)."""
+    """Wire the API for ``config``; tests may pass their own Redis clients, the clock that
+    times the events (epoch ms) and the archive of the matches that left Redis."""
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
@@ -57,13 +60,15 @@ def create_app(
         OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
     metrics.configure(config.metrics)
-    app.extensions["truc"] = _services(app, config, redis_client, queue_client, clock)
+    app.extensions["truc"] = _services(app, config, redis_client, queue_client, clock, archive)
     observe.install(app, app.extensions["truc"])
     _route(app)
     return app
 
 
-def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, clock: Clock) -> Services:
+def _services(
+    app: Flask, config: Config, redis_client: Any, queue_client: Any, clock: Clock, archive: Archive | None,
+) -> Services:
     """What the views use, over the configured Redis (or the clients given)."""
     client = redis_client or connect(config.redis_url, max_connections=config.redis_connections)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
@@ -78,13 +83,12 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
             # The append already marked the match unprojected: a worker's sweep catches it up.
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
-    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)  # APPEND_ACK
-    store = RedisEventStore(client, clock=clock, ack=ack)
+    store = _store(config, client, clock, archive)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
     known_tokens: TokenCache[Player] = TokenCache()
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
-    matches = Matches(store, notify, SeedVault(client))
+    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store))
     read_models = ReadModels(client, subscriber)
     return Services(
         redis=client, store=store, players=players, matches=matches,
@@ -98,6 +102,13 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
     )
+
+
+def _store(config: Config, client: Any, clock: Clock, archive: Archive | None) -> ArchivedReads:
+    """The streams (``APPEND_ACK``: how durable an append must be), and the archived matches past them."""
+    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
+    streams = RedisEventStore(client, clock=clock, ack=ack)
+    return archived_reads(streams, client, archive_of(config) if archive is None else archive)
 
 
 def _route(app: Flask) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, current_app
 from redis.exceptions import RedisError
 
+from shared.archive import ArchiveUnavailableError, DamagedArchiveError
 from shared.codec import UnknownEventError
 from shared.eventstore import CorruptEventError, NotDurableError
 from shared.fold import GapError
@@ -125,12 +126,15 @@ def _bad_setup(error: SetupError) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 
 # Failures on our side, answered 503 and logged: (code, sentence, Retry-After, log level). NOT_DURABLE:
-# APPEND_ACK=replica, no replica confirmed in time; MATCH_UNREADABLE: a damaged stream (parked too).
+# APPEND_ACK=replica, no replica confirmed in time; MATCH_UNREADABLE: a damaged stream (parked too) or
+# archived record; ARCHIVE_UNAVAILABLE: an archived match whose archive cannot be read now.
 _FAILURES: dict[type[Exception], tuple[str, str, str | None, str]] = {
     RedisError: ("STORE_UNAVAILABLE", N_("The game store is unreachable; try again shortly."), "1", "warning"),
     NotDurableError: ("NOT_DURABLE", N_("Your move may not have been saved safely; retry it with the same "
                                         "Idempotency-Key to learn whether it was."), "1", "warning"),
-    **dict.fromkeys((CorruptEventError, UnknownEventError, GapError), (
+    ArchiveUnavailableError: ("ARCHIVE_UNAVAILABLE", N_("This match is archived, and the archive is unreachable; "
+                                                        "try again shortly."), "5", "warning"),
+    **dict.fromkeys((CorruptEventError, UnknownEventError, GapError, DamagedArchiveError), (
         "MATCH_UNREADABLE", N_("This match's record is damaged; an operator must repair it."), None, "error")),
 }
 

@@ -6,7 +6,8 @@ from typing import Any
 import orjson
 from flask import Response
 
-from shared.readmodels.projection import match_view
+from shared.archive.archived_reads import is_archived
+from shared.readmodels.projection import match_view, read_models_of
 from shared.readmodels.projection import summary as lobby_line
 from shared.rules import Seat
 
@@ -40,6 +41,8 @@ def get_match(query: dict, match_id: str) -> Response:
     """The match as the caller may see it; `min_version` + `wait` wait for a version (read-your-writes)."""
     player = optional_player()
     served, summary = _read_view(match_id)
+    if summary is None and is_archived(services().store, match_id):
+        return _from_the_archive(match_id, player)  # no view is stored, none will be: nothing to wait for
     _check_readable(match_id, summary, player)  # before any wait: a hidden match holds no slot
     if _wait_for_version(match_id, summary, query):
         served, summary = _read_view(match_id)
@@ -132,6 +135,22 @@ def _from_the_stream(match_id: str, player: Player | None) -> Response:
     seat = match.state.seat_of(player.id) if player else None
     view = match_view(match_id, match.version, match.state, seat)
     response = json_response(with_invite(matches, view) if seat is Seat.A and match.state.invite_only else view)
+    response.headers["ETag"] = f'"{match.version}"'
+    return response
+
+
+def _from_the_archive(match_id: str, player: Player | None) -> Response:
+    """An archived match's view: the one the projector stored before it left, rendered from its
+    archived events by the same code, and marked ``archived``."""
+    matches = services().matches
+    match = latest(matches, match_id)  # the archived events, folded (and cached like any match's fold)
+    summary = lobby_line(match)
+    check_summary(matches, match_id, summary, player)
+    audience = _audience(summary, player)
+    view = {**read_models_of(match).views[audience], "archived": True}
+    if audience == "A" and invite_only(summary):
+        view = with_invite(matches, view)
+    response = json_response(view)
     response.headers["ETag"] = f'"{match.version}"'
     return response
 

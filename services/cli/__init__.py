@@ -10,7 +10,7 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import audit_command, play, rebuild_command, replay, transfer, unpark
+from . import archive_restore, audit_command, play, rebuild_command, replay, transfer, unpark
 
 
 @click.group()
@@ -25,6 +25,7 @@ truc.add_command(rebuild_command.rebuild)
 truc.add_command(unpark.unpark)
 truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
+truc.add_command(archive_restore.restore, name="archive-restore")  # until the ``truc archive`` group takes it
 
 
 def main() -> None:

@@ -7,6 +7,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from shared.archive import ArchiveUnavailableError, DamagedArchiveError
+from shared.archive.archived_reads import is_archived
 from shared.audit import AuditReport, audit_events
 from shared.eventstore import CorruptEventError, EventStore
 from shared.fold import FoldedMatch, fold
@@ -30,9 +32,13 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str,
         report = AuditReport(match_id, store.version(match_id))
         report.fail(error.version, "versions", f"unreadable entry: {error}")
         return report
-    report = audit_events(match_id, stored, lobby_seconds)
-    if not report.ok or not stored:
+    except (ArchiveUnavailableError, DamagedArchiveError) as error:
+        report = AuditReport(match_id, store.version(match_id))
+        report.fail(0, "archive", f"the archived match cannot be read: {error}")
         return report
+    report = audit_events(match_id, stored, lobby_seconds)
+    if not report.ok or not stored or is_archived(store, match_id):
+        return report  # an archived match has no stored views: they are rendered from these events
     served = read_models.at(read_models.generation())  # one generation for every comparison below
     projected = served.projected_version(match_id)
     if projected > len(stored):  # the projector saw events the stream no longer has

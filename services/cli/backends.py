@@ -1,11 +1,13 @@
 """What every command connects to, from the environment (as the services do), and the match id it is given."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
+from shared.archive import Archive
+from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, NoArchive, archive_of, archived_reads
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
@@ -20,15 +22,18 @@ from .untrusted import printable
 class Backends:
     config: Config
     redis: Any
-    store: RedisEventStore
+    store: ArchivedReads  # the streams, and the matches archived out of them
     read_models: ReadModels
-    seeds: SeedVault
+    seeds: ArchivedSeeds
+    archive: Archive = field(default_factory=NoArchive)  # where the archived matches went
 
 
 def backends() -> Backends:
     config = Config.from_env()
     client = connect(config.redis_url)
-    return Backends(config, client, RedisEventStore(client), ReadModels(client), SeedVault(client))
+    archive = archive_of(config)
+    store = archived_reads(RedisEventStore(client), client, archive)
+    return Backends(config, client, store, ReadModels(client), ArchivedSeeds(SeedVault(client), store), archive)
 
 
 class MatchIdType(click.ParamType):

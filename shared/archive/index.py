@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Iterator
+
 import redis
 
 from shared import keys
+
+SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 
 
 @dataclass(frozen=True)
@@ -49,3 +53,16 @@ class ArchiveIndex:
     def put(self, match_id: str, entry: IndexEntry) -> None:
         """Record that the match lives in the archive now."""
         self._redis.set(keys.match_archived(match_id), entry.encode())
+
+    def remove(self, match_id: str) -> None:
+        """Forget the entry: the match lives in Redis again (a restore put it back)."""
+        self._redis.delete(keys.match_archived(match_id))
+
+    def match_ids(self) -> Iterator[str]:
+        """The ids of every archived match Redis has an entry for (SCAN: each id once)."""
+        seen: set[str] = set()
+        for key in self._redis.scan_iter(match=keys.MATCH_ARCHIVED_PATTERN, count=SCAN_COUNT):
+            match_id = keys.match_id_from_key(key)
+            if match_id not in seen:
+                seen.add(match_id)
+                yield match_id

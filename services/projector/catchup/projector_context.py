@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shared.archive.archived_reads import archive_of, archived_reads
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
+from shared.eventstore.port import EventStore
 from shared.fold import PAGE_SIZE, FoldCache
 from shared.readmodels.port import ReadSide
 from shared.readmodels.served import ReadModels
@@ -24,12 +26,15 @@ class ProjectorContext:
     page_size: int = PAGE_SIZE
     linger_seconds: float = 0.0  # how long a catch-up drain waits for more appends to batch
     busy_linger_seconds: float = 0.0  # the same, while its lane stays busy (see services.projector.drain)
+    history: EventStore | None = None  # what a rebuild folds: the streams and the archived matches (None: store)
 
     @classmethod
     def from_config(cls, config: Config) -> ProjectorContext:
         """Connect to the Redis of ``config`` (events and read models share it): the adapters' factory."""
         client = connect(config.redis_url)
+        store = RedisEventStore(client)
         return cls(
-            RedisEventStore(client), ReadModels(client), linger_seconds=config.catch_up_linger_ms / 1000,
+            store, ReadModels(client), linger_seconds=config.catch_up_linger_ms / 1000,
             busy_linger_seconds=config.catch_up_busy_linger_ms / 1000,
+            history=archived_reads(store, client, archive_of(config)),
         )

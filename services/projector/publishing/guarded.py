@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, describe
-from services.projector.publishing.publish import publish, publish_live
+from services.projector.publishing.publish import publish, publish_archived, publish_live
 from shared.fold import FoldedMatch
 from shared.readmodels.generations import Pointer
 from shared.readmodels.parked import Poison
@@ -55,6 +55,12 @@ def publish_to(
         publish_to_live(context, projection, replace_same_version=replace_same_version)
     else:
         publish_to_generation(context, projection, generation, replace_same_version=replace_same_version)
+
+
+def publish_archived_to(context: ProjectorContext, projection: FoldedMatch, generation: int | None) -> None:
+    """An archived match's results and listings into ``generation`` (None: the one reads use)."""
+    with _unpublishable(projection):
+        publish_archived(context.readmodels, projection, generation=generation)
 
 
 @contextmanager

@@ -62,12 +62,7 @@ def _write(
     ``relist`` and ``read_status``, the status the stored summary held before (read as the match
     is placed; None: none, or not asked)."""
     match_id, created_at = projection.match_id, projection.created_at or 0
-    _check_ids(match_id, models)
-    for result in models.results:
-        readmodels.record_result(
-            match_id, result.player_id, result.name, result.won,
-            result.rounds_won, result.points_for, result.points_against, generation=generation,
-        )
+    _record_results(readmodels, match_id, models, generation)
     was = None
     if relist:
         players = [seat["id"] for seat in models.summary["players"].values() if seat]
@@ -80,6 +75,30 @@ def _write(
     if relist:  # what it wrote is the stored summary, unless a newer one was there or came since
         readmodels.settle_lobby(match_id, created_at, generation=generation, written=models.summary if wrote else None)
     return wrote, was
+
+
+def publish_archived(readmodels: ReadSide, projection: FoldedMatch, *, generation: int | None = None) -> None:
+    """An archived match's share of a generation: its players' results and its listings.
+
+    Its views left Redis with it and are rendered from the archive when read, so none is
+    written back: a rebuild must not undo what archiving freed.
+    """
+    generation = readmodels.generation() if generation is None else generation
+    models = read_models_of(projection)
+    _record_results(readmodels, projection.match_id, models, generation)
+    players = [seat["id"] for seat in models.summary["players"].values() if seat]
+    readmodels.place_in_lobby(projection.match_id, models.summary["status"], projection.created_at or 0, players,
+                              generation=generation)
+
+
+def _record_results(readmodels: ReadSide, match_id: str, models: MatchReadModels, generation: int) -> None:
+    """Each player's result of a finished match (none before), ids checked before the first write."""
+    _check_ids(match_id, models)
+    for result in models.results:
+        readmodels.record_result(
+            match_id, result.player_id, result.name, result.won,
+            result.rounds_won, result.points_for, result.points_against, generation=generation,
+        )
 
 
 def _check_ids(match_id: str, models: MatchReadModels) -> None:

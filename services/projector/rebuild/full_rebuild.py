@@ -35,6 +35,7 @@ from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.queues import enqueue_rebuild, lost_jobs, outdated_workers, registered_workers, requeue
 from services.projector.rebuild.lock_and_switch import abandon, drop_generation, lock_rebuild, start_building, switch_to
 from services.projector.rebuild.match_rebuilds import rebuild_batch, rebuild_match
+from shared.archive.archived_reads import is_archived
 from shared.eventstore.port import EventStore
 from shared.readmodels.served import ReadModels
 
@@ -218,7 +219,7 @@ class Rebuild:
             for match_id, projected in zip(page, target.projected_versions(page)):
                 version = self.store.version(match_id)
                 events += version if match_id in rebuilt else 0
-                if projected < version:
+                if projected < version and not is_archived(self.store, match_id):  # archived: no views
                     rebuild_match(match_id, context, generation=generation)
                     caught_up += 1
         if caught_up:

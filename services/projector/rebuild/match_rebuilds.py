@@ -1,11 +1,16 @@
-"""A rebuild's work on matches: each folded from version 0, ignoring the cache, and written anew."""
+"""A rebuild's work on matches: each folded from version 0, ignoring the cache, and written anew.
+
+An archived match is folded from the archive: a rebuild counts its results and lists it as
+before, and writes no views back (they left Redis with it; its reads render them).
+"""
 
 from __future__ import annotations
 
 from services.projector.catchup.failures import FAILED, parked, retrying
 from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, PoisonEventError
-from services.projector.publishing.guarded import publish_to
+from services.projector.publishing.guarded import publish_archived_to, publish_to
+from shared.archive.archived_reads import is_archived
 from shared.fold import FoldedMatch, fold_to_refusal
 from shared.keys import validate_match_id
 
@@ -28,10 +33,13 @@ def rebuild_match(match_id: str, context: ProjectorContext, *, generation: int |
 
 @retrying
 def _fold_and_rewrite(match_id: str, context: ProjectorContext, generation: int | None) -> int:
-    reach = fold_to_refusal(context.store, FoldedMatch(validate_match_id(match_id)), context.page_size,
-                            passes=TRANSIENT)
+    """Fold the match wherever it lives; an archived one adds its results and listings, not its views."""
+    history = context.history or context.store
+    reach = fold_to_refusal(history, FoldedMatch(validate_match_id(match_id)), context.page_size, passes=TRANSIENT)
     projection = reach.match
-    if projection.version:
+    if projection.version and is_archived(history, match_id):
+        publish_archived_to(context, projection, generation)
+    elif projection.version:
         publish_to(context, projection, generation, replace_same_version=True)
     if reach.refusal is not None:
         raise PoisonEventError(match_id, reach.refusal, projection.version)

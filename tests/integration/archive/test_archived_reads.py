@@ -1,0 +1,213 @@
+"""Every reader answers for an archived match exactly as it did while the match was in Redis."""
+from __future__ import annotations
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from services.api import create_app
+from services.cli import archive_restore, backends, truc
+from services.projector.operations import ProjectorContext, rebuild_match
+from shared import keys
+from shared.archive.memory import InMemoryArchive
+from shared.config import Config
+from shared.eventstore import RedisEventStore
+from shared.readmodels import ReadModels
+from tests.archive_support import archive_match, play_mixed_matches
+
+MATCHES = 36  # six of each kind: 30 end, 6 are still being played
+EVENT_PAGES = ((0, 200), (0, 7), (7, 5), (20, 10), (10_000, 3))
+
+
+@pytest.fixture
+def archive():
+    return InMemoryArchive()
+
+
+@pytest.fixture
+def world(redis_server, redis_client, archive, monkeypatch):
+    """An API and the `truc` tool on one real Redis and one archive, and matches of every ending, projected."""
+    monkeypatch.setattr(backends, "archive_of", lambda config: archive)
+    config = Config.from_env({"REDIS_URL": redis_server.url, "RATE_LIMITS": "off"})
+    app = create_app(config, redis_client=redis_client, queue_client=redis_client, archive=archive)
+    ctx = app.extensions["truc"]
+    (alice, alice_token), (bob, bob_token) = ctx.players.register("alice"), ctx.players.register("bob")
+    kinds = play_mixed_matches(ctx.matches, (alice, bob), MATCHES)
+    project = ProjectorContext(RedisEventStore(redis_client), ReadModels(redis_client))
+    for match_id in kinds:
+        rebuild_match(match_id, project)
+    return {"http": app.test_client(), "kinds": kinds, "env": {"REDIS_URL": redis_server.url},
+            "tokens": {"spectator": None, "A": alice_token, "B": bob_token}}
+
+
+def ended(world) -> list[str]:
+    return sorted(m for m, kind in world["kinds"].items() if kind != "playing")
+
+
+def get(world, path, audience="spectator"):
+    token = world["tokens"][audience]
+    return world["http"].get(path, headers={"Authorization": f"Bearer {token}"} if token else {})
+
+
+def view(world, match_id, audience):
+    """The view's status, body (as JSON) and ETag (a private match that waited: 404 but to its creator)."""
+    answer = get(world, f"/matches/{match_id}", audience)
+    return answer.status_code, answer.get_json(), answer.headers.get("ETag")
+
+
+def http_answers(world, match_ids) -> dict:
+    """Every HTTP read of these matches, by every audience: views (as JSON), event pages and replays (bytes)."""
+    answers = {}
+    for match_id in match_ids:
+        for audience in ("spectator", "A", "B"):
+            answers[match_id, audience, "view"] = view(world, match_id, audience)
+            for after, limit in EVENT_PAGES:
+                page = get(world, f"/matches/{match_id}/events?after={after}&limit={limit}", audience)
+                answers[match_id, audience, "events", after, limit] = (page.status_code, page.data)
+            last = view(world, match_id, "A")[1]["version"]
+            for version in sorted({1, last // 3, last // 2 + 1, last}):
+                replayed = get(world, f"/matches/{match_id}/replay?version={max(version, 1)}", audience)
+                answers[match_id, audience, "replay", version] = (replayed.status_code, replayed.data,
+                                                                replayed.headers.get("ETag"))
+    return answers
+
+
+def run(world, *args):
+    return CliRunner().invoke(truc, list(args), env=world["env"], catch_exceptions=False)
+
+
+def cli_answers(world, match_ids) -> dict:
+    """What `truc` says of each match (export bytes, its audit, its replay), and of them all."""
+    answers = {"audit --all": run(world, "audit", "--all").output}
+    for match_id in match_ids:
+        for args in (("export", match_id), ("export", "--include-seed", match_id), ("audit", match_id),
+                     ("replay", match_id)):
+            result = run(world, *args)
+            answers[args] = (result.exit_code, result.stdout_bytes)
+    return answers
+
+
+def without_archived(answers: dict) -> dict:
+    """The answers with each view's ``archived`` field taken out (checked to be true)."""
+    plain = {}
+    for key, answer in answers.items():
+        if key[-1] == "view" and answer[0] == 200:
+            status, body, etag = answer
+            assert body.pop("archived") is True
+            answer = (status, body, etag)
+        plain[key] = answer
+    return plain
+
+
+def archive_all(redis_client, archive, match_ids):
+    for match_id in match_ids:
+        archive_match(redis_client, archive, match_id)
+
+
+def test_every_reader_answers_for_an_archived_match_as_before(world, redis_client, archive):
+    everything = sorted(world["kinds"])
+    http_before, cli_before = http_answers(world, everything), cli_answers(world, everything)
+    assert "36 passed, 0 failed" in cli_before["audit --all"]
+    archive_all(redis_client, archive, ended(world))
+    assert not redis_client.exists(*(keys.match_events(m) for m in ended(world)))
+    assert not redis_client.exists(*(keys.match_views(m) for m in ended(world)))
+    http_after = http_answers(world, everything)
+    for match_id in ended(world):
+        assert http_after[match_id, "A", "view"][1]["archived"] is True
+    live = {key: answer for key, answer in http_after.items() if world["kinds"][key[0]] == "playing"}
+    assert all("archived" not in answer[1] for key, answer in live.items() if key[-1] == "view")
+    assert without_archived({k: a for k, a in http_after.items() if k not in live}) == {
+        k: a for k, a in http_before.items() if k not in live}
+    assert live == {k: a for k, a in http_before.items() if k in live}
+    assert cli_answers(world, everything) == cli_before
+
+
+def test_a_rebuild_counts_archived_matches_as_before_and_writes_none_of_their_views_back(world, redis_client,
+                                                                                      archive):
+    archive_all(redis_client, archive, ended(world))
+    boards = lambda: [get(world, path).get_json() for path in (  # noqa: E731
+        "/scoreboard?limit=100", *(f"/matches?status={s}&limit=100" for s in keys.LOBBY_STATUSES))]
+    before, views = boards(), http_answers(world, sorted(world["kinds"]))
+    assert before[0]["version"] >= 6 and before[0]["players"]  # the won matches at least are counted
+    result = run(world, "rebuild", "--inline", "--grace-seconds", "0")
+    assert result.exit_code == 0, result.output
+    assert f"{MATCHES} match(es)" in result.output and "Final pass" not in result.output
+    assert boards() == before
+    generation = ReadModels(redis_client).generation()
+    assert generation == 1
+    assert not redis_client.exists(*(keys.match_views(m, generation) for m in ended(world)))
+    assert http_answers(world, sorted(world["kinds"])) == views
+
+
+def test_a_restore_puts_every_archived_match_back_as_it_was(world, redis_client, archive):
+    match_ids = ended(world)
+    spectators = lambda: {k: a for k, a in http_answers(world, match_ids).items() if k[1] == "spectator"}  # noqa: E731
+    http_before, cli_before = spectators(), cli_answers(world, match_ids)
+    board = get(world, "/scoreboard?limit=100").get_json()
+    archive_all(redis_client, archive, match_ids)
+    redis_client.flushall()  # Redis is lost: the archive is all there is
+    result = CliRunner().invoke(archive_restore.restore, [], env=world["env"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert f"restored {len(match_ids)} match(es)" in result.output
+    assert not list(redis_client.scan_iter(match=keys.MATCH_ARCHIVED_PATTERN))
+    assert spectators() == http_before
+    cli_after = cli_answers(world, match_ids)
+    assert f"{len(match_ids)} passed, 0 failed" in cli_after.pop("audit --all")  # the live matches were lost
+    cli_before.pop("audit --all")
+    assert cli_after == cli_before
+    assert get(world, "/scoreboard?limit=100").get_json() == board
+    again = CliRunner().invoke(archive_restore.restore, [], env=world["env"], catch_exceptions=False)
+    assert f"restored 0 match(es) from the archive; {len(match_ids)} already in Redis" in again.output
+
+
+def test_the_restore_command_is_reachable_from_truc(world, redis_client, archive):
+    archive_all(redis_client, archive, ended(world)[:1])
+    assert "restored 1 match(es)" in run(world, "archive-restore").output
+
+
+def test_an_archived_record_reads_once_for_many_requests(world, redis_client, archive, monkeypatch):
+    match_id = next(m for m, kind in world["kinds"].items() if kind == "won")
+    archive_match(redis_client, archive, match_id)
+    reads = []
+    original = archive.get
+    monkeypatch.setattr(archive, "get", lambda m: reads.append(m) or original(m))
+    for version in range(1, 12):
+        assert get(world, f"/matches/{match_id}/replay?version={version}").status_code == 200
+    assert get(world, f"/matches/{match_id}").status_code == 200
+    assert reads == [match_id]
+
+
+def test_an_archive_out_of_reach_or_damaged_answers_503_with_a_stable_code(world, redis_client, archive,
+                                                                          monkeypatch):
+    lost, damaged = ended(world)[:2]
+    archive_all(redis_client, archive, [lost, damaged])
+    archive._records[damaged] = archive._records[damaged][:-9]  # a truncated record
+
+    def unreachable(match_id):
+        if match_id == lost:
+            from shared.archive import ArchiveUnavailableError
+            raise ArchiveUnavailableError("connection refused")
+        return InMemoryArchive.get(archive, match_id)
+
+    monkeypatch.setattr(archive, "get", unreachable)
+    for path in ("", "/events", "/replay?version=1"):
+        answer = get(world, f"/matches/{lost}{path}")
+        assert (answer.status_code, answer.get_json()["error"]) == (503, "ARCHIVE_UNAVAILABLE")
+        assert answer.headers["Retry-After"]
+        answer = get(world, f"/matches/{damaged}{path}")
+        assert (answer.status_code, answer.get_json()["error"]) == (503, "MATCH_UNREADABLE")
+    finnish = world["http"].get(f"/matches/{lost}/events?lang=fi")
+    assert finnish.get_json()["message"].startswith("Tämä peli on arkistoitu")
+    audit = run(world, "audit", "--all")
+    assert audit.exit_code == 1 and "archive" in audit.output and "2 failed" in audit.output
+
+
+def test_an_append_to_an_archived_match_records_nothing_in_redis(world, redis_client, archive):
+    match_id = next(m for m, kind in world["kinds"].items() if kind == "won")
+    archive_match(redis_client, archive, match_id)
+    answer = world["http"].post(f"/matches/{match_id}/actions", json={"type": "fold"},
+                                headers={"Authorization": f"Bearer {world['tokens']['A']}"})
+    assert answer.status_code == 409, answer.data
+    assert not redis_client.exists(keys.match_events(match_id))
+    imported = run(world, "export", match_id)
+    assert orjson.loads(imported.stdout_bytes.splitlines()[0])["events"] > 0
