@@ -6,6 +6,7 @@ from typing import Any
 import redis
 from flask import Flask
 
+from shared.archive.index import ArchiveIndex
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect
@@ -84,7 +85,8 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     known_tokens: TokenCache[Player] = TokenCache()
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
-    matches = Matches(store, notify, SeedVault(client))
+    index = ArchiveIndex(client)  # an archived match's commands are refused as a finished one's
+    matches = Matches(store, notify, SeedVault(client), archived=lambda match_id: index.get(match_id) is not None)
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=ReadModels(client, subscriber), queue_health=lambda: {"name": queue.name, "waiting": queue.count},
