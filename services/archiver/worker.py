@@ -40,10 +40,13 @@ def job_id(match_id: str) -> str:
 
 
 def queue_due(queue: Queue, match_ids: list[str]) -> int:
-    """Queue an ``archive`` job for each match not queued or running yet; how many were queued."""
+    """Queue an ``archive`` job for each match not queued yet; how many were queued.
+
+    A job shown started may be a dead worker's: it is queued again (a second run is harmless).
+    """
     queued = 0
     for match_id, job in zip(match_ids, Job.fetch_many([job_id(m) for m in match_ids], connection=queue.connection)):
-        if job is not None and job.get_status(refresh=False) in (JobStatus.QUEUED, JobStatus.STARTED):
+        if job is not None and job.get_status(refresh=False) == JobStatus.QUEUED:
             continue
         queue.enqueue(job_names.ARCHIVE, match_id, job_id=job_id(match_id), result_ttl=0,
                       job_timeout=job_names.ARCHIVE_JOB_TIMEOUT_SECONDS, failure_ttl=job_names.FAILURE_TTL_SECONDS,
