@@ -146,13 +146,16 @@ class Config:
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
-            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
-            archive_after=int(env.get("ARCHIVE_AFTER", "3600")),
-            archivers=int(env.get("ARCHIVERS", "1")),
+            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env),
         )
+
+
+def _archiving(env: dict[str, str]) -> dict:
+    """ARCHIVE_AFTER (seconds after its end a finished match leaves Redis) and ARCHIVERS (`make run`'s workers)."""
+    return {"archive_after": int(env.get("ARCHIVE_AFTER") or 3600), "archivers": int(env.get("ARCHIVERS") or 1)}
 
 
 def _client_sockets(env: dict[str, str]) -> dict:

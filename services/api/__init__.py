@@ -6,6 +6,7 @@ from typing import Any
 import redis
 from flask import Flask
 
+from shared.archive.configured import configured_archive
 from shared.archive.index import ArchiveIndex
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
@@ -21,6 +22,7 @@ from shared.subscriber import Subscriber
 from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
+from .archive_health import ArchiveHealth
 from .app import Matches, latest
 from .browser_table import blp as table_blueprint
 from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
@@ -98,6 +100,7 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
+        archive=ArchiveHealth(configured_archive(config), client, config.archive_after),
     )
 
 

@@ -90,4 +90,5 @@ def _figures(ctx: Services) -> list[exposition.Reading]:
         ("truc_unprojected_matches", "Matches with events not yet projected.", {}, ctx.store.unprojected_count()),
         ("truc_parked_matches", "Matches the projector parked on an event it cannot fold.", {},
          len(ParkedMatches(ctx.redis).current(ctx.read_models))),
+        *(ctx.archive.readings() if ctx.archive is not None else []),
     ]

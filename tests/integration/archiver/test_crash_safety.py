@@ -90,5 +90,14 @@ def test_a_real_archiver_killed_mid_run_leaves_every_match_whole_and_the_next_on
         wait_until(lambda: all(index.get(m) for m in match_ids), what="every match archived", timeout=60)
         assert {whole_somewhere(redis_client, archive, m, originals[m]) for m in match_ids} == {"archive"}
     finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(20)
+        _stop(worker)
+
+
+def _stop(worker: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it is not gone in 10 s (RQ's teardown may wait on its pub/sub thread)."""
+    worker.send_signal(signal.SIGTERM)
+    try:
+        worker.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()

@@ -15,9 +15,8 @@ from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker
-from rq.job import Job, JobStatus
 
-from services.archiver.jobs import ArchiverJob, current_archiver
+from services.archiver.archive_jobs import ArchiverJob, current_archiver
 from shared import job_names
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
@@ -40,13 +39,14 @@ def job_id(match_id: str) -> str:
 
 
 def queue_due(queue: Queue, match_ids: list[str]) -> int:
-    """Queue an ``archive`` job for each match not queued yet; how many were queued.
+    """Queue an ``archive`` job for each match whose job is not in the queue; how many were queued.
 
-    A job shown started may be a dead worker's: it is queued again (a second run is harmless).
+    A job shown started, or queued yet in no queue (a worker died between taking it and
+    starting it), may be a dead worker's: it is queued again (a second run is harmless).
     """
-    queued = 0
-    for match_id, job in zip(match_ids, Job.fetch_many([job_id(m) for m in match_ids], connection=queue.connection)):
-        if job is not None and job.get_status(refresh=False) == JobStatus.QUEUED:
+    queued, waiting = 0, set(queue.get_job_ids())
+    for match_id in match_ids:
+        if job_id(match_id) in waiting:
             continue
         queue.enqueue(job_names.ARCHIVE, match_id, job_id=job_id(match_id), result_ttl=0,
                       job_timeout=job_names.ARCHIVE_JOB_TIMEOUT_SECONDS, failure_ttl=job_names.FAILURE_TTL_SECONDS,
