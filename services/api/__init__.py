@@ -22,8 +22,8 @@ from shared.subscriber import Subscriber
 from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
-from .archive_health import ArchiveHealth
 from .app import Matches, latest
+from .archive_health import ArchiveHealth
 from .browser_table import blp as table_blueprint
 from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs

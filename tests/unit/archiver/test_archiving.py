@@ -5,12 +5,12 @@ import fakeredis
 import pytest
 
 from shared import keys
-from shared.codec import encode
 from shared.archive.archiving import Archiver
 from shared.archive.due import DueMatches
 from shared.archive.index import ArchiveIndex
 from shared.archive.memory import InMemoryArchive
 from shared.archive.port import ArchivedMatch, ArchiveUnavailableError, Receipt
+from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from tests.archive_support import ENDED_AT, HOUR_MS, finished_match, match_keys
