@@ -99,6 +99,8 @@ class Config:
     waits_per_client: int = 4  # ... of which one client address may hold this many (at most half)
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
+    archive_after: int = 3600  # a match finished this many seconds ago leaves Redis for the archive
+    archivers: int = 1  # archiver workers started by `make run`
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
     append_ack: str = "master"  # "replica": an append answers once a replica has it too (WAIT)
@@ -146,7 +148,7 @@ class Config:
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
-            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
+            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env), **archive_settings(env),
@@ -162,6 +164,11 @@ def archive_settings(env: dict[str, str]) -> dict[str, str | None]:
     if url and not url.startswith(ARCHIVE_SCHEMES):
         raise ValueError(f"ARCHIVE_URL must be file:[DIR] or s3://bucket[/prefix], not {url!r}")
     return {"archive_url": url, "archive_s3_endpoint": env.get("ARCHIVE_S3_ENDPOINT", "").strip() or None}
+
+
+def _archiving(env: dict[str, str]) -> dict:
+    """ARCHIVE_AFTER (seconds after its end a finished match leaves Redis) and ARCHIVERS (`make run`'s workers)."""
+    return {"archive_after": int(env.get("ARCHIVE_AFTER") or 3600), "archivers": int(env.get("ARCHIVERS") or 1)}
 
 
 def _client_sockets(env: dict[str, str]) -> dict:

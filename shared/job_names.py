@@ -17,12 +17,21 @@ CATCH_UP = "catch_up"  # (match_id): fold one match's new events into its read m
 DRAIN = "drain"  # (lane): catch up the matches filed in a catch-up lane
 REBUILD_BATCH = "rebuild_batch"  # (match_ids, generation): fold matches from 0 into a generation
 NAMES = (CATCH_UP, DRAIN, REBUILD_BATCH)
+ARCHIVE = "archive"  # (match_id): move one finished match from Redis to the archive (the archiver's)
+ARCHIVER_NAMES = (ARCHIVE,)
 
 JOB_TIMEOUT_SECONDS = 60  # a catch-up folds one short match: minutes would mean it hangs
 REBUILD_JOB_TIMEOUT_SECONDS = 600  # a batch of matches, folded from their first event
 REBUILD_RESULT_TTL_SECONDS = 3600  # the rebuild polls its jobs' status and reads their result
 FAILURE_TTL_SECONDS = 7 * 24 * 3600  # keep failed jobs a week, to inspect them
 REBUILD_SUFFIX = "-rebuild"  # the rebuild queue is named after the catch-up queue
+ARCHIVE_SUFFIX = "-archive"  # and so is the archivers' queue
+ARCHIVE_JOB_TIMEOUT_SECONDS = 300  # one match read, written, read back: minutes would mean the archive hangs
+
+
+def archive_queue_name(catch_up_queue_name: str) -> str:
+    """The name of the archivers' queue beside the catch-up queue ``catch_up_queue_name``."""
+    return f"{catch_up_queue_name}{ARCHIVE_SUFFIX}"
 
 
 def rebuild_queue_name(catch_up_queue_name: str) -> str:

@@ -8,6 +8,7 @@ from flask import Flask
 
 from shared.archive import Archive
 from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_of, archived_reads
+from shared.archive.index import ArchiveIndex
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect
@@ -23,6 +24,7 @@ from . import command_endpoints, error_handlers, health, history, http_errors, o
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
+from .archive_health import ArchiveHealth
 from .browser_table import blp as table_blueprint
 from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
@@ -83,12 +85,15 @@ def _services(
             # The append already marked the match unprojected: a worker's sweep catches it up.
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
+    archive = archive_of(config) if archive is None else archive
     store = _store(config, client, clock, archive)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
     known_tokens: TokenCache[Player] = TokenCache()
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
-    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store))
+    index = ArchiveIndex(client)  # an archived match's commands are refused as a finished one's
+    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store),
+                      archived=lambda match_id: index.get(match_id) is not None)
     read_models = ReadModels(client, subscriber)
     return Services(
         redis=client, store=store, players=players, matches=matches,
@@ -101,14 +106,15 @@ def _services(
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
+        archive=ArchiveHealth(archive, client, config.archive_after),
     )
 
 
-def _store(config: Config, client: Any, clock: Clock, archive: Archive | None) -> ArchivedReads:
+def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:
     """The streams (``APPEND_ACK``: how durable an append must be), and the archived matches past them."""
     ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
     streams = RedisEventStore(client, clock=clock, ack=ack)
-    return archived_reads(streams, client, archive_of(config) if archive is None else archive)
+    return archived_reads(streams, client, archive)
 
 
 def _route(app: Flask) -> None:

@@ -54,7 +54,8 @@ def health() -> Response:
 
     `status` is `ok`, or `degraded` while the projector has parked a match (on an event it
     cannot fold, or read models it cannot write; listed in `parked`; every other match is
-    still projected). 503 when Redis is unreachable. The backlog figures may be up to two
+    still projected), or while the archive cannot be reached (`archive.reachable` false: finished
+    matches wait in Redis). 503 when Redis is unreachable. The backlog figures may be up to two
     seconds old. `streams` counts the live streams the answering API process holds open
     (`open`, of at most `max`) and the matches and players they watch.
     """
@@ -65,18 +66,21 @@ def health() -> Response:
         figures = current_app.extensions.setdefault("truc-backlog", _Backlog()).figures(ctx)
         parked = ctx.read_models.parked.current(ctx.read_models)
         queue = ctx.queue_health()
+        archive = ctx.archive.report() if ctx.archive is not None else None
     except Exception:  # noqa: BLE001 - health reports every failure, never raises
         # The error names sockets and hosts: the operator's log gets it, the caller a code.
         current_app.logger.exception("health check failed")
         body = {"status": "unavailable", "redis": False, "error": "STORE_UNAVAILABLE",
                 "message": say("The event store cannot be reached right now.")}
         return json_response(body, 503)
+    unreachable = archive is not None and not archive["reachable"]  # archiving waits; play goes on
     body = {
-        "status": "degraded" if parked else "ok", "redis": True,
+        "status": "degraded" if parked or unreachable else "ok", "redis": True,
         "redis_ms": round((time.perf_counter() - started) * 1000, 2),
         "projector_lag": figures.projector_lag, "unprojected_matches": figures.unprojected_matches,
         "queue": queue, "parked": [record.public() for record in parked],
         "streams": {"open": ctx.streams.open, "max": ctx.streams.limit,
                     "matches": ctx.feeds.matches.watched, "players": ctx.feeds.players.watched},
+        **({"archive": archive} if archive is not None else {}),
     }
     return json_response(body)

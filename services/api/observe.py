@@ -89,4 +89,5 @@ def _figures(ctx: Services) -> list[exposition.Reading]:
         ("truc_unprojected_matches", "Matches with events not yet projected.", {}, ctx.store.unprojected_count()),
         ("truc_parked_matches", "Matches the projector parked on an event it cannot fold.", {},
          len(ctx.read_models.parked.current(ctx.read_models))),
+        *(ctx.archive.readings() if ctx.archive is not None else []),
     ]

@@ -1,4 +1,4 @@
-"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import).
+"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import, archive).
 
 Every command reads its settings from the environment like the services do
 (``REDIS_URL``, ``QUEUE_URL``, ``DATA_DIR``: see shared/config.py).
@@ -10,12 +10,12 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import archive_restore, audit_command, play, rebuild_command, replay, transfer, unpark
+from . import archive_command, audit_command, play, rebuild_command, replay, transfer, unpark
 
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play in the terminal, and replay, audit, rebuild, unpark, export and import matches."""
+    """Le Truc: play in the terminal, and replay, audit, rebuild, unpark, export, import and archive matches."""
 
 
 truc.add_command(replay.replay)
@@ -25,7 +25,7 @@ truc.add_command(rebuild_command.rebuild)
 truc.add_command(unpark.unpark)
 truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
-truc.add_command(archive_restore.restore, name="archive-restore")  # until the ``truc archive`` group takes it
+truc.add_command(archive_command.archive)
 
 
 def main() -> None:

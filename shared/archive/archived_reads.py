@@ -24,8 +24,8 @@ from shared.archive.index import ArchiveIndex
 from shared.archive.opening import open_archive
 from shared.archive.port import Archive, ArchivedMatch, ArchiveUnavailableError, DamagedArchiveError, Receipt
 from shared.eventstore.append_tokens import AppendToken, TokenRecord
-from shared.eventstore.store_errors import ConcurrencyError
 from shared.eventstore.port import Appended, NewEvent, StoredEvent, check_read
+from shared.eventstore.store_errors import ConcurrencyError
 from shared.seeds import Seeds
 
 CACHED_MATCHES = 256  # decoded archived matches a process keeps: a few MB at most

@@ -8,9 +8,8 @@ ended. Where it went is not stored per match: it is the archive's own address
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import redis
 

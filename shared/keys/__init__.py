@@ -24,7 +24,7 @@ from shared.keys.access import (  # noqa: F401
     player_token,
     stream_ticket,
 )
-from shared.keys.archived import MATCH_ARCHIVED_PATTERN, match_archived  # noqa: F401
+from shared.keys.archived import ARCHIVE_DUE, ARCHIVE_TOTALS, MATCH_ARCHIVED_PATTERN, match_archived  # noqa: F401
 from shared.keys.backlog import (  # noqa: F401
     MATCH_UNPROJECTED_PATTERN,
     UNPROJECTED_INDEX,

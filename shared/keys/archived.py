@@ -10,3 +10,11 @@ def match_archived(match_id: str) -> str:
 
 
 MATCH_ARCHIVED_PATTERN = f"{PREFIX}:{{m:*}}:archived"
+# The finished matches not archived yet (a sorted set: match id scored by its end, epoch ms),
+# written by the projector when a match ends: the archiver's sweep reads what is due from it.
+ARCHIVE_DUE = f"{PREFIX}:archive:due"
+ARCHIVE_TOTALS = f"{PREFIX}:archive:totals"  # a hash: matches archived, their bytes, failures by reason
+# The finished matches not archived yet (a sorted set: match id scored by its end, epoch ms),
+# written by the projector when a match ends: the archiver's sweep reads what is due from it.
+ARCHIVE_DUE = f"{PREFIX}:archive:due"
+ARCHIVE_TOTALS = f"{PREFIX}:archive:totals"  # a hash: matches archived, their bytes, failures by reason

@@ -126,8 +126,10 @@ class InMemoryReadModels(GenerationWrites):
             self._written.notify_all()
         return wrote
 
-    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
-        """The clock's index and the players' notices after a served write."""
+    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling],
+             finished_at: int | None = None) -> None:
+        """The clock's index and the players' notices after a served write (no archive here: an
+        ended match waits for none)."""
         self.feeds.append(notices)
         self.clocks.set(match_id, deadline_ms)
 

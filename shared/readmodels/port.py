@@ -183,7 +183,9 @@ class ReadSide(Protocol):
         rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
     ) -> bool: ...
 
-    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
+    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling],
+             finished_at: int | None = None) -> None:
         """After a served write: index the match's clock (None: none runs) and append the
-        players' notices, then wake their streams (the feeds' and the clock's writes: one round trip)."""
+        players' notices, then wake their streams (the feeds' and the clock's writes: one round trip);
+        ``finished_at``: the match ended then, and waits for the archive."""
         ...

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared import keys
+from shared.archive.due import DueMatches
 from shared.connect import is_cluster_client
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
@@ -154,11 +155,15 @@ class ReadModels(GenerationWrites):
             replace_same_version=replace_same_version, clear_mark=clear_mark,
         )
 
-    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
+    def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling],
+             finished_at: int | None = None) -> None:
         """The clock's index and the players' notices after a served write, in one round trip
-        (on a cluster, whose pipeline cannot publish, the streams are woken after it)."""
+        (on a cluster, whose pipeline cannot publish, the streams are woken after it); with
+        ``finished_at``, the match ended then: it waits for the archive (:mod:`shared.archive.due`)."""
         after = self._client.pipeline(transaction=False)
         to_wake = self.feeds.append(notices, into=after)
         self.clocks.set(match_id, deadline_ms, into=after)
+        if finished_at is not None:
+            DueMatches(self._client).finished(match_id, finished_at, into=after)
         after.execute()
         self.feeds.wake(to_wake)

@@ -31,7 +31,8 @@ from shared.readmodels.scoreboard import Scoreboard
 AUDIENCES = ("A", "B", "spectator")
 
 # KEYS[1] the match's views hash, KEYS[2] the match's unprojected mark, KEYS[3] the
-# unprojected index (the mark's listing, cleared with it).
+# unprojected index (the mark's listing, cleared with it), KEYS[4] the match's archive
+# index entry: an archived match's keys are gone for good, and a late write brings none back.
 # ARGV[1] version, ARGV[2..4] the A, B and spectator views, ARGV[5] the summary,
 # ARGV[6] '1' to also replace views of the same version (a rebuild), else '0',
 # ARGV[7] '1' to clear the mark (the generation being served), else '0',
@@ -39,8 +40,11 @@ AUDIENCES = ("A", "B", "spectator")
 # Writes only a newer version (or the same one on a rebuild), never an older one.
 # Whether or not it wrote, the events up to ARGV[1] are projected, so a mark at or
 # below it is deleted (a mark set by a newer append survives).
-# Returns 1 if the views were written, 0 if the stored ones were kept.
+# Returns 1 if the views were written, 0 if the stored ones were kept (or the match is archived).
 _WRITE_MATCH_LUA = """
+if redis.call('EXISTS', KEYS[4]) == 1 then
+  return 0
+end
 local version = tonumber(ARGV[1])
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 local wrote = 0
@@ -103,7 +107,7 @@ class GenerationModels:
         leaves the mark alone (a generation that reads do not use yet).
         """
         script_keys = [self._views_key(match_id), keys.match_unprojected(match_id),
-                       keys.unprojected_index(match_id, self._per_slot)]
+                       keys.unprojected_index(match_id, self._per_slot), keys.match_archived(match_id)]
         args = [
             version, *(orjson.dumps(views[audience]) for audience in AUDIENCES),
             orjson.dumps(summary), "1" if replace_same_version else "0", "1" if clear_mark else "0",

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICES = ("api", "projector", "bots", "cli")
+SERVICES = ("api", "projector", "archiver", "bots", "cli")
 PUBLIC_CLIENT = "services.client"
 PUBLIC_OPERATIONS = "services.projector.operations"  # what the operator's CLI runs of the projector
 

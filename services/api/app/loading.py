@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shared.fold import FoldedMatch
-from shared.rules import Status
+from shared.rules import RuleCode, RuleError, Status
 
 from .application_errors import MatchNotFoundError
 from .matches import Matches
@@ -15,9 +15,15 @@ def latest(matches: Matches, match_id: str) -> FoldedMatch:
 
 
 def existing(matches: Matches, match_id: str) -> FoldedMatch:
-    """The match folded to the end of its stream; MatchNotFoundError if it has no events."""
+    """The match folded to the end of its stream, for a command; MatchNotFoundError if it has no events.
+
+    An archived match has no stream in Redis any more (an empty stream would fold to a match
+    not created yet): a command on it is refused as on every finished match, MATCH_OVER.
+    """
     match = latest(matches, match_id)
     if match.status is Status.NEW:
+        if matches.archived(match_id):
+            raise RuleError(RuleCode.MATCH_OVER, "The match is over: no more actions.")
         raise MatchNotFoundError(match_id)
     return match
 

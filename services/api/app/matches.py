@@ -60,8 +60,10 @@ class Matches:
 
     def __init__(
         self, store: CommandStore, notify: Callable[[str], None], seeds: Seeds, folds: FoldCache | None = None,
+        archived: Callable[[str], bool] = lambda match_id: False,
     ) -> None:
         self.store = store
+        self.archived = archived  # whether the match left Redis for the archive (its stream is gone)
         self.notify = notify  # asks the projector to catch a match up
         self.chances = Chances(seeds)
         self.folds = folds or FoldCache(CACHE_SIZE)

@@ -36,7 +36,8 @@ def publish_live(
                         generation=pointer.generation, clear_mark=True, read_status=True)
     changed = relist and was != models.summary["status"]
     notices = notices_of(projection, status_changed=changed) if wrote else []  # never for an older fold than served
-    readmodels.tell(projection.match_id, deadline(projection.state), notices)  # the feeds and the timer's index
+    finished_at = projection.at if projection.status.over else None  # then it waits for the archive
+    readmodels.tell(projection.match_id, deadline(projection.state), notices, finished_at)  # feeds, timer, archive
 
 
 def publish(

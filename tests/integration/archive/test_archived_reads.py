@@ -162,7 +162,7 @@ def test_a_restore_puts_every_archived_match_back_as_it_was(world, redis_client,
 
 def test_the_restore_command_is_reachable_from_truc(world, redis_client, archive):
     archive_all(redis_client, archive, ended(world)[:1])
-    assert "restored 1 match(es)" in run(world, "archive-restore").output
+    assert "restored 1 match(es)" in run(world, "archive", "restore").output
 
 
 def test_an_archived_record_reads_once_for_many_requests(world, redis_client, archive, monkeypatch):

@@ -1,0 +1,49 @@
+"""What an archived match still costs Redis (MEMORY USAGE), printed: not a timed or sized assertion.
+
+300 finished matches among 20 players, archived; every key that still holds something of
+them is measured: the index entries, the lobby's finished list, each player's finished list
+and ledger of counted matches, the scoreboard's set of counted matches.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+
+import redis
+
+from shared import keys
+from shared.archive.archiving import Archiver
+from shared.archive.memory import InMemoryArchive
+from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match
+
+MATCHES, PLAYERS = 300, 20
+
+
+def _usage(client: redis.Redis, names: list[str]) -> int:
+    return sum(client.memory_usage(name, samples=0) or 0 for name in names)
+
+
+def test_bytes_left_per_archived_match(redis_client: redis.Redis) -> None:
+    rng = random.Random(7)
+    pairs = list(itertools.combinations([f"p{n}" for n in range(PLAYERS)], 2))
+    match_ids = [f"match{n:07d}" for n in range(MATCHES)]
+    for n, match_id in enumerate(match_ids):
+        a, b = rng.choice(pairs)
+        finished_match(redis_client, match_id, seed=n % 50, players=((a, a), (b, b)))
+    players = [f"p{n}" for n in range(PLAYERS)]
+    shared = [keys.lobby("finished"), keys.lobby("cancelled"), keys.scoreboard_matches(),
+              *(keys.player_matches(p, s) for p in players for s in ("finished", "cancelled")),
+              *(keys.player_results(p) for p in players)]
+    slot_keys = [key.decode() for key in redis_client.scan_iter(match="truc:{m:*", count=1000)]
+    before = (_usage(redis_client, slot_keys) + _usage(redis_client, shared)) / MATCHES
+    archiver = Archiver(redis_client, InMemoryArchive(), HOUR_MS, clock=lambda: ENDED_AT + 2 * HOUR_MS)
+    assert {outcome.result for outcome in archiver.archive_due(limit=MATCHES)} == {"archived"}
+    left = [key.decode() for key in redis_client.scan_iter(match="truc:{m:*", count=1000)]
+    assert sorted(left) == sorted(keys.match_archived(m) for m in match_ids)
+    index, lists = _usage(redis_client, left) / MATCHES, _usage(redis_client, shared) / MATCHES
+    families = {"lobby": shared[:2], "counted set": shared[2:3], "players' lists": shared[3:3 + 2 * PLAYERS],
+                "ledgers": shared[3 + 2 * PLAYERS:]}
+    parts = ", ".join(f"{name} {_usage(redis_client, names) / MATCHES:.0f}" for name, names in families.items())
+    print(f"\nRedis bytes per finished match before archiving: {before:.0f}; after: {index + lists:.0f} "
+          f"(index entry {index:.0f}; {parts})")
+    assert index + lists < before

@@ -1,0 +1,97 @@
+"""Archiving one match (fakeredis, in-memory archive): what is checked, what leaves, what stays."""
+from __future__ import annotations
+
+import fakeredis
+import pytest
+
+from shared import keys
+from shared.archive.archiving import Archiver
+from shared.archive.due import DueMatches
+from shared.archive.index import ArchiveIndex
+from shared.archive.memory import InMemoryArchive
+from shared.archive.port import ArchivedMatch, ArchiveUnavailableError, Receipt
+from shared.codec import encode
+from shared.eventstore import RedisEventStore
+from shared.readmodels import ReadModels
+from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match, match_keys
+from tests.projector_support import random_match
+
+
+def archiver(client: fakeredis.FakeRedis, archive: object = None, now: int = ENDED_AT + 2 * HOUR_MS) -> Archiver:
+    return Archiver(client, archive or InMemoryArchive(), HOUR_MS, clock=lambda: now)
+
+
+def test_a_finished_projected_match_leaves_only_its_index_entry(fake_redis: fakeredis.FakeRedis) -> None:
+    version = finished_match(fake_redis, "m1")
+    events = RedisEventStore(fake_redis).read("m1")
+    archive = InMemoryArchive()
+    outcome = archiver(fake_redis, archive).archive_one("m1")
+    assert outcome.result == "archived" and outcome.size > 0
+    assert match_keys(fake_redis, "m1") == {keys.match_archived("m1")}
+    entry = ArchiveIndex(fake_redis).get("m1")
+    assert (entry.count, entry.head, entry.finished_at) == (version, events[-1].hash, events[-1].at)
+    kept = archive.get("m1")
+    assert kept.events == tuple(events) and kept.seed == "seed-of-m1"
+    assert DueMatches(fake_redis).due(ENDED_AT + 10 * HOUR_MS) == []
+
+
+def test_the_lobby_and_the_scoreboard_keep_the_match(fake_redis: fakeredis.FakeRedis) -> None:
+    finished_match(fake_redis, "m1")
+    models = ReadModels(fake_redis)
+    board = models.scoreboard()
+    lobby = fake_redis.zrange(keys.lobby("finished"), 0, -1, withscores=True)
+    archiver(fake_redis).archive_one("m1")
+    assert models.scoreboard() == board
+    assert fake_redis.zrange(keys.lobby("finished"), 0, -1, withscores=True) == lobby
+    assert fake_redis.hget(keys.player_results("m1a"), "m1") == b""  # still counted, its value emptied
+
+
+def test_the_due_list_holds_a_finished_match_until_it_is_archived(fake_redis: fakeredis.FakeRedis) -> None:
+    finished_match(fake_redis, "m1")
+    early = archiver(fake_redis, now=ENDED_AT + HOUR_MS // 2)
+    assert early.due() == []
+    assert early.archive_one("m1").result == "too_recent"
+    late = archiver(fake_redis)
+    assert late.due() == ["m1"]
+    assert [outcome.result for outcome in late.archive_due()] == ["archived"]
+    assert late.due() == [] and late.archive_one("m1").result == "already"
+
+
+def test_an_unfinished_or_unknown_match_stays(fake_redis: fakeredis.FakeRedis) -> None:
+    store = RedisEventStore(fake_redis, clock=lambda: ENDED_AT)
+    store.append("m2", [encode(e) for e in random_match(1, "m2")[:5]], 0)
+    assert archiver(fake_redis).archive_one("m2").result == "unfinished"
+    assert archiver(fake_redis).archive_one("nobody").result == "missing"
+    assert keys.match_events("m2") in match_keys(fake_redis, "m2")
+
+
+def test_an_unprojected_match_stays_whole(fake_redis: fakeredis.FakeRedis) -> None:
+    finished_match(fake_redis, "m1")
+    fake_redis.hset(keys.match_views("m1"), "version", 3)  # the views are behind the stream
+    before = match_keys(fake_redis, "m1")
+    assert archiver(fake_redis).archive_one("m1").result == "unprojected"
+    assert match_keys(fake_redis, "m1") == before and ArchiveIndex(fake_redis).get("m1") is None
+
+
+class _Unreachable(InMemoryArchive):
+    def put(self, match: ArchivedMatch) -> Receipt:
+        raise ArchiveUnavailableError("down")
+
+
+class _Lossy(InMemoryArchive):
+    """Keeps the match without its last event: a copy that does not verify."""
+
+    def put(self, match: ArchivedMatch) -> Receipt:
+        return super().put(ArchivedMatch(match.match_id, match.events[:-1], match.seed, match.finished_at))
+
+
+@pytest.mark.parametrize(("archive", "reason"), [(_Unreachable(), "unreachable"), (_Lossy(), "verify")])
+def test_a_failed_copy_deletes_nothing(fake_redis: fakeredis.FakeRedis, archive: InMemoryArchive,
+                                       reason: str) -> None:
+    finished_match(fake_redis, "m1")
+    before = match_keys(fake_redis, "m1")
+    run = archiver(fake_redis, archive)
+    outcome = run.archive_one("m1")
+    assert (outcome.result, outcome.reason) == ("failed", reason)
+    assert match_keys(fake_redis, "m1") == before
+    assert run.totals.read()[f"failed:{reason}"] == 1 and run.due() == ["m1"]
