@@ -1,9 +1,11 @@
 """What an archived match leaves in Redis: one small index entry, so readers know where it went.
 
-The entry is one string, ``"<count> <finished_at> <head>"`` (about 90 bytes of value): the
-event count and chain head the archived copy was verified against, and when the match
-ended. Where it went is not stored per match: it is the archive's own address
-(``ARCHIVE_URL``), the same for every match, and the record's name follows from the id.
+The entry is one binary string of 42 bytes (:meth:`IndexEntry.encode`): the chain head and
+event count the archived copy was verified against, and when the match ended. With its key
+that is 124 bytes of Redis 6.2 (MEMORY USAGE: a value of at most 44 bytes shares one
+allocation with its header; the text form took 184). Where the match went is not stored per
+match: it is the archive's own address (``ARCHIVE_URL``), the same for every match, and the
+record's name follows from the id.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import redis
 
 from shared import keys
 
+_ENTRY_BYTES = 42
+
 SCAN_COUNT = 1000  # keys per SCAN step: few round trips, short server pauses
 
 
@@ -24,18 +28,18 @@ class IndexEntry:
 
     count: int
     finished_at: int  # epoch ms of the match's last event
-    head: str  # the chain hash of its last event
+    head: str  # the chain hash of its last event (64 hex digits)
 
-    def encode(self) -> str:
-        """The entry's stored form."""
-        return f"{self.count} {self.finished_at} {self.head}"
+    def encode(self) -> bytes:
+        """The entry's stored form: 42 bytes (the head's 32, the count's 4, the end's 6 in ms)."""
+        return bytes.fromhex(self.head) + self.count.to_bytes(4, "big") + self.finished_at.to_bytes(6, "big")
 
     @classmethod
-    def decode(cls, raw: bytes | str) -> IndexEntry:
+    def decode(cls, raw: bytes) -> IndexEntry:
         """An entry from its stored form."""
-        text = raw.decode() if isinstance(raw, bytes) else raw
-        count, finished_at, head = text.split(" ")
-        return cls(int(count), int(finished_at), head)
+        if len(raw) != _ENTRY_BYTES:
+            raise ValueError(f"an archive index entry holds {_ENTRY_BYTES} bytes, not {len(raw)}")
+        return cls(int.from_bytes(raw[32:36], "big"), int.from_bytes(raw[36:], "big"), raw[:32].hex())
 
 
 class ArchiveIndex:
