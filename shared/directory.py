@@ -25,3 +25,18 @@ def names_in(client: Any, player_ids: Iterable[str]) -> dict[str, str]:
     for player_id in wanted:
         pipe.hget(keys.player(player_id), _NAME)
     return {player_id: name.decode() for player_id, name in zip(wanted, pipe.execute()) if name is not None}
+
+
+def enter_unknown(client: Any, names: dict[str, str]) -> list[str]:
+    """Give each id of ``names`` the directory does not know yet its name (an imported match's players
+    registered elsewhere: a name only, no token, no claim on the name); the ids entered.
+
+    A known id keeps the name it has here: an import never renames a player, nor brings back
+    a name erased here (an erased player keeps its placeholder).
+    """
+    entered = []
+    for player_id, name in names.items():
+        if client.hsetnx(keys.player(player_id), _NAME, name):
+            client.hset(keys.player(player_id), "id", player_id)
+            entered.append(player_id)
+    return entered

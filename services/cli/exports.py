@@ -58,6 +58,13 @@ class Export:
     names: dict[str, str]  # player id -> name: the header's, and those schema-1 events recorded
 
 
+def seated_in(stored: Iterable[StoredEvent]) -> list[str]:
+    """The ids of the players a match's events seat."""
+    return [event.data[id_field] for event in stored
+            for id_field, _ in [SEATING.get(event.type, (None, None))]
+            if id_field is not None and isinstance(event.data.get(id_field), str)]
+
+
 def recorded_names(stored: Iterable[StoredEvent]) -> dict[str, str]:
     """The names schema-1 events recorded beside the ids they seat (schema 2 records none)."""
     found = {}
