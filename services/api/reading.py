@@ -7,7 +7,7 @@ import orjson
 from flask import Response
 
 from shared.archive.archived_reads import is_archived
-from shared.readmodels.projection import match_view, read_models_of
+from shared.readmodels.projection import match_view, read_models_of, seated_ids
 from shared.readmodels.projection import summary as lobby_line
 from shared.rules import Seat
 
@@ -133,7 +133,7 @@ def _from_the_stream(match_id: str, player: Player | None) -> Response:
         raise not_found()
     check_summary(matches, match_id, lobby_line(match), player)
     seat = match.state.seat_of(player.id) if player else None
-    view = match_view(match_id, match.version, match.state, seat)
+    view = match_view(match_id, match.version, match.state, seat, services().read_models.names(seated_ids(match.state)))
     response = json_response(with_invite(matches, view) if seat is Seat.A and match.state.invite_only else view)
     response.headers["ETag"] = f'"{match.version}"'
     return response
@@ -147,7 +147,8 @@ def _from_the_archive(match_id: str, player: Player | None) -> Response:
     summary = lobby_line(match)
     check_summary(matches, match_id, summary, player)
     audience = _audience(summary, player)
-    view = {**read_models_of(match).views[audience], "archived": True}
+    names = services().read_models.names(seated_ids(match.state))
+    view = {**read_models_of(match, names).views[audience], "archived": True}
     if audience == "A" and invite_only(summary):
         view = with_invite(matches, view)
     response = json_response(view)

@@ -13,7 +13,7 @@ from shared.audit import AuditReport, audit_events
 from shared.eventstore import CorruptEventError, EventStore
 from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
-from shared.readmodels.projection import read_models_of
+from shared.readmodels.projection import read_models_of, seated_ids
 
 from .backends import MATCH_ID, backends
 from .untrusted import markup_text
@@ -47,7 +47,8 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str,
     if projected < len(stored):
         report.notes.append(f"read models {len(stored) - projected} event(s) behind (projector lag): not compared")
         return report
-    fresh = read_models_of(fold(FoldedMatch(match_id), stored))  # the events in hand, not a second read
+    folded = fold(FoldedMatch(match_id), stored)  # the events in hand, not a second read
+    fresh = read_models_of(folded, read_models.names(seated_ids(folded.state)))
     for audience in AUDIENCES:
         if served.view(match_id, audience) != fresh.views[audience]:
             report.fail(projected, "read_models", f"the {audience} view differs from a fresh fold of the stream")

@@ -21,6 +21,7 @@ import click
 
 from services.projector.operations import ProjectorContext, rebuild_match
 from shared.audit import audit_events
+from shared.directory import enter_unknown
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.port import StoredEvent
 from shared.fold import FoldedMatch, fold
@@ -28,7 +29,7 @@ from shared.private_files import private_output
 from shared.rules.chance import fits_commitment
 
 from .backends import MATCH_ID, backends
-from .exports import Export, ExportError, export_lines, read_export
+from .exports import Export, ExportError, export_lines, read_export, seated_in
 from .lang import lang_option, terminal
 from .untrusted import printable
 
@@ -48,7 +49,8 @@ def export(match_id: str, output: str, force: bool, include_seed: bool, lang: st
     if not stored:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)
-    lines = export_lines(match_id, stored, ctx.seeds.get(match_id) if include_seed else None)
+    names = ctx.read_models.names(seated_in(stored))  # the directory's now: an erased player's placeholder
+    lines = export_lines(match_id, stored, ctx.seeds.get(match_id) if include_seed else None, names)
     if _live(match_id, stored):
         click.echo(tr.gettext("Match {match} is still being played: the export holds every hand, the hidden "
                               "ones too. Keep it private.", match=match_id), err=True)
@@ -92,6 +94,7 @@ def import_(source: IO[bytes]) -> None:
         _refuse(1, f"match {match_id} already has events here")
     if exported.seed is not None:
         ctx.seeds.put(match_id, exported.seed)
+    enter_unknown(ctx.redis, exported.names)
     rebuild_match(match_id, ProjectorContext(ctx.store, ctx.read_models))
     parked = ctx.read_models.parked.get(match_id)
     if parked is not None:

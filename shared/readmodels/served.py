@@ -20,6 +20,7 @@ from typing import Any
 from shared import keys
 from shared.archive.due import DueMatches
 from shared.connect import is_cluster_client
+from shared.directory import names_in
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
@@ -154,6 +155,10 @@ class ReadModels(GenerationWrites):
             match_id, version, views, summary,
             replace_same_version=replace_same_version, clear_mark=clear_mark,
         )
+
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The player directory's names of ``player_ids``, in one round trip."""
+        return names_in(self._client, player_ids)
 
     def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling],
              finished_at: int | None = None) -> None:

@@ -43,7 +43,7 @@ def read_model_differences(client: Any, match_ids: Iterable[str]) -> list[str]:
     store, models = RedisEventStore(client), ReadModels(client)
     differ = []
     for match_id in match_ids:
-        expected = fresh_views(store, match_id)
+        expected = fresh_views(store, match_id, models)
         served = {audience: models.view(match_id, audience) for audience in expected.views}
         if served != expected.views or models.summary(match_id) != expected.summary:
             differ.append(match_id)

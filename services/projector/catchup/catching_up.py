@@ -36,7 +36,8 @@ from shared.keys import validate_match_id
 from shared.observability import metrics
 from shared.observability.log_context import bound
 from shared.readmodels.parked import ParkedMatch
-from shared.readmodels.projection import MatchReadModels, read_models_of
+from shared.readmodels.port import ReadSide
+from shared.readmodels.projection import MatchReadModels, read_models_of, seated_ids
 
 
 def catch_up(match_id: str, context: ProjectorContext) -> int:
@@ -81,6 +82,8 @@ def unpark(match_id: str, ctx: ProjectorContext) -> ParkedMatch | None:
     return registry.get(match_id)
 
 
-def fresh_views(store: EventStore, match_id: str) -> MatchReadModels:
-    """What the match's read models should be, folded from its stream (tests and audits)."""
-    return read_models_of(fold_stream(store, FoldedMatch(validate_match_id(match_id))))
+def fresh_views(store: EventStore, match_id: str, readmodels: ReadSide | None = None) -> MatchReadModels:
+    """What the match's read models should be, folded from its stream, its players named by
+    ``readmodels``' directory (None: unnamed) (tests and audits)."""
+    folded = fold_stream(store, FoldedMatch(validate_match_id(match_id)))
+    return read_models_of(folded, None if readmodels is None else readmodels.names(seated_ids(folded.state)))
