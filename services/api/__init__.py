@@ -8,7 +8,6 @@ from flask import Flask
 
 from shared.archive import Archive
 from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_of, archived_reads
-from shared.archive.index import ArchiveIndex
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect
@@ -91,9 +90,8 @@ def _services(
     known_tokens: TokenCache[Player] = TokenCache()
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
-    index = ArchiveIndex(client)  # an archived match's commands are refused as a finished one's
-    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store),
-                      archived=lambda match_id: index.get(match_id) is not None)
+    # An archived match's commands are refused as a finished one's.
+    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
     read_models = ReadModels(client, subscriber)
     return Services(
         redis=client, store=store, players=players, matches=matches,
