@@ -8,6 +8,7 @@ from flask import Flask
 
 from shared.archive import Archive
 from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_of, archived_reads
+from shared.archive.archived_summaries import ArchivedSummaries
 from shared.archive.index import ArchiveIndex
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
@@ -94,7 +95,7 @@ def _services(
     index = ArchiveIndex(client)  # an archived match's commands are refused as a finished one's
     matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store),
                       archived=lambda match_id: index.get(match_id) is not None)
-    read_models = ReadModels(client, subscriber)
+    read_models = ReadModels(client, subscriber, archived_summary=ArchivedSummaries(store))  # lists keep archived ones
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},

@@ -8,6 +8,7 @@ import click
 
 from shared.archive import Archive
 from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, NoArchive, archive_of, archived_reads
+from shared.archive.archived_summaries import ArchivedSummaries
 from shared.config import Config
 from shared.connect import connect
 from shared.eventstore import RedisEventStore
@@ -33,7 +34,8 @@ def backends() -> Backends:
     client = connect(config.redis_url)
     archive = archive_of(config)
     store = archived_reads(RedisEventStore(client), client, archive)
-    return Backends(config, client, store, ReadModels(client), ArchivedSeeds(SeedVault(client), store), archive)
+    read_models = ReadModels(client, archived_summary=ArchivedSummaries(store))
+    return Backends(config, client, store, read_models, ArchivedSeeds(SeedVault(client), store), archive)
 
 
 class MatchIdType(click.ParamType):
