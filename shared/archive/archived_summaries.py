@@ -3,8 +3,8 @@
 The archiver deletes a match's views, summary included, but the lobby's and the players'
 lists keep its id (see :mod:`shared.archive.leaving`). A list that meets an id with no
 summary asks :class:`ArchivedSummaries`: for an archived match, the line is folded from its
-archived events through the projector's own code (:func:`~shared.readmodels.projection.read_models_of`),
-so it is the line the projector stored before the match left, to the byte. Lines are kept
+archived events through the projector's own code (:func:`~shared.readmodels.projection.summary`, what
+``read_models_of`` gives the projector), so it is the line the projector stored before the match left. Lines are kept
 (bounded in count and age), and the events come through the reads' own cache: a page
 read again and again reads the archive once.
 
@@ -28,7 +28,7 @@ from shared.archive.archived_reads import ArchivedReads, KeptAWhile
 from shared.archive.port import ArchiveUnavailableError, DamagedArchiveError
 from shared.eventstore.store_errors import EventStoreError
 from shared.fold import FoldedMatch, fold_page
-from shared.readmodels.projection import read_models_of
+from shared.readmodels.projection import summary
 
 CACHED_LINES = 4096  # lobby lines of archived matches a process keeps: some 2 MB at most
 CACHED_LINE_SECONDS = 600.0
@@ -58,7 +58,7 @@ class ArchivedSummaries:
             if archived is None:
                 return None
             folded = fold_page(FoldedMatch(match_id), list(archived.events))  # a long match: off the event loop
-            line = orjson.loads(orjson.dumps(read_models_of(folded).summary))  # as stored: JSON types only
+            line = orjson.loads(orjson.dumps(summary(folded)))  # as the projector stores it: JSON types only
         except ArchiveUnavailableError as error:
             with self._lock:
                 self._down_until = self._clock() + OUTAGE_SECONDS
