@@ -1,34 +1,12 @@
-"""Archiving a match in a test as the archiver does: the record put, the match's keys gone, its index entry left."""
+"""Matches of every ending, played through the command service, for the archive's tests."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from services.api.app import Matches, act, create, join
 from services.api.players import Player
-from shared.archive import Archive, ArchivedMatch
-from shared.archive.index import IndexEntry
-from shared.eventstore import RedisEventStore
-from shared.keys import match_archived
-from shared.keys.namespace import match_key
 from shared.rules import Rules
-from shared.seeds import SeedVault
 from tests.match_support import play_through_service
-
-
-def archive_match(client: Any, archive: Archive, match_id: str) -> IndexEntry:
-    """Put the match to ``archive``, then in one step delete every key of its slot and write its entry."""
-    events = tuple(RedisEventStore(client).read(match_id))
-    match = ArchivedMatch(match_id, events, SeedVault(client).get(match_id), events[-1].at)
-    archive.put(match)
-    entry = IndexEntry(match.count, match.finished_at, match.head)
-    doomed = [key for key in client.scan_iter(match=match_key(match_id, "*"), count=1000)]
-    pipe = client.pipeline(transaction=True)
-    for key in doomed:
-        pipe.delete(key)
-    pipe.set(match_archived(match_id), entry.encode())
-    pipe.execute()
-    return entry
 
 
 def play_mixed_matches(service: Matches, players: tuple[Player, Player], count: int, seed: int = 7) -> dict[str, str]:

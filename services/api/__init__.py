@@ -1,6 +1,7 @@
 """The game-command service: a Flask app factory. No I/O happens at import."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import redis
@@ -8,9 +9,11 @@ from flask import Flask
 
 from shared.archive import Archive
 from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_of, archived_reads
+from shared.archive.archived_summaries import ArchivedSummaries
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
 from shared.connect import connect
+from shared.directory import names_in
 from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
@@ -92,7 +95,7 @@ def _services(
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     # An archived match's commands are refused as a finished one's.
     matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
-    read_models = ReadModels(client, subscriber)
+    read_models = _read_models(client, subscriber, store)
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},
@@ -107,6 +110,11 @@ def _services(
         revoked=revocations.revoked,
         archive=ArchiveHealth(archive, client, config.archive_after),
     )
+
+
+def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads) -> ReadModels:
+    """The read side, its lists keeping the archived matches (their lines rendered from the archive)."""
+    return ReadModels(client, subscriber, archived_summary=ArchivedSummaries(store, partial(names_in, client)))
 
 
 def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:

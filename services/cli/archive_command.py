@@ -1,4 +1,4 @@
-"""``truc archive``: the archive, from the operator's tool (``status``; ``now [MATCH]``).
+"""``truc archive``: the archive, from the operator's tool (``status``; ``now [MATCH]``; ``backfill``; ``restore``).
 
 A group, so commands about the archive sit together (``truc archive <command>``). The work
 runs in this process, with the environment's Redis and archive, like ``truc unpark``.
@@ -10,6 +10,8 @@ import click
 from services.cli import archive_restore
 from services.cli.backends import MATCH_ID
 from shared.archive.archiving import Archiver
+from shared.archive.backfill import BATCH
+from shared.archive.backfill import backfill as listed_finished
 from shared.archive.opening import open_archive
 from shared.archive.port import ArchiveUnavailableError
 from shared.config import Config
@@ -63,3 +65,18 @@ def now(match_id: str | None) -> None:
 
 
 archive.add_command(archive_restore.restore)
+
+
+@archive.command()
+@click.option("--batch", type=click.IntRange(1, 10_000), default=BATCH, show_default=True,
+              help="Streams read per round trip.")
+def backfill(batch: int) -> None:
+    """List for the archive the finished matches that ended before the due list existed (safe to rerun)."""
+    config = Config.from_env()
+    found = listed_finished(connect(config.redis_url), batch)
+    click.echo(f"streams: {found.streams}; finished: {found.finished}; newly listed: {found.listed} "
+               f"({found.finished - found.listed} listed already)")
+    for match_id in found.unreadable:
+        click.echo(f"{match_id}: unreadable last event (truc audit {match_id})")
+    if found.unreadable:
+        raise SystemExit(1)

@@ -11,6 +11,7 @@ import click
 
 from services.projector.operations import ProjectorContext, rebuild_match
 from shared.archive import ArchiveUnavailableError, DamagedArchiveError
+from shared.directory import enter_unknown
 from shared.eventstore import ConcurrencyError
 
 from .backends import Backends, backends
@@ -47,6 +48,7 @@ def _restore(ctx: Backends, match_id: str) -> bool:
         return False
     if match.seed is not None:
         ctx.seeds.put(match_id, match.seed)
+    enter_unknown(ctx.redis, dict(match.players))  # as an import does: a known player keeps their name
     ctx.store.index.remove(match_id)  # after the stream is back: a read finds the match all along
     rebuild_match(match_id, ProjectorContext(streams, ctx.read_models))
     return True

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import click
 
 from shared.archive import Archive
 from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, NoArchive, archive_of, archived_reads
+from shared.archive.archived_summaries import ArchivedSummaries
 from shared.config import Config
 from shared.connect import connect
+from shared.directory import names_in
 from shared.eventstore import RedisEventStore
 from shared.keys import InvalidMatchIdError, validate_match_id
 from shared.readmodels import ReadModels
@@ -33,7 +36,8 @@ def backends() -> Backends:
     client = connect(config.redis_url)
     archive = archive_of(config)
     store = archived_reads(RedisEventStore(client), client, archive)
-    return Backends(config, client, store, ReadModels(client), ArchivedSeeds(SeedVault(client), store), archive)
+    read_models = ReadModels(client, archived_summary=ArchivedSummaries(store, partial(names_in, client)))
+    return Backends(config, client, store, read_models, ArchivedSeeds(SeedVault(client), store), archive)
 
 
 class MatchIdType(click.ParamType):

@@ -26,7 +26,7 @@ _MAX_BYTES = 64 * 1024 * 1024  # no archived match is near this; a hostile frame
 def encode(match: ArchivedMatch) -> bytes:
     """The compressed record of ``match`` (deterministic: the same match, the same bytes)."""
     header = {"format": FORMAT, "match_id": match.match_id, "events": match.count,
-              "seed": match.seed, "finished_at": match.finished_at}
+              "seed": match.seed, "finished_at": match.finished_at, "players": dict(match.players)}
     lines = [orjson.dumps(header), *(orjson.dumps(event_to_json(event)) for event in match.events)]
     return zstandard.ZstdCompressor(level=LEVEL, write_checksum=True).compress(b"\n".join(lines) + b"\n")
 
@@ -43,4 +43,7 @@ def decode(match_id: str, blob: bytes) -> ArchivedMatch:
         raise DamagedArchiveError(f"archived record under {match_id!r} is not that match's")
     if header.get("events") != len(events) or [e.version for e in events] != list(range(1, len(events) + 1)):
         raise DamagedArchiveError(f"archived match {match_id!r} is not whole")
-    return ArchivedMatch(match_id, events, header.get("seed"), header.get("finished_at"))
+    players = header.get("players") or {}
+    if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
+        raise DamagedArchiveError(f"archived match {match_id!r} names its players wrongly")
+    return ArchivedMatch(match_id, events, header.get("seed"), header.get("finished_at"), players)

@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from shared.archive.index import ArchiveIndex
 from shared.archive.opening import open_archive
@@ -31,22 +31,23 @@ from shared.seeds import Seeds
 CACHED_MATCHES = 256  # decoded archived matches a process keeps: a few MB at most
 CACHED_SECONDS = 60.0  # how long one is kept after it was read from the archive
 
+T = TypeVar("T")
 
-class ArchivedMatchCache:
-    """Archived matches read lately (LRU, at most ``size``, each for ``seconds``; thread-safe).
 
-    An archived match never changes, so the age limit only bounds how long memory holds
-    one nobody reads; the size limit bounds the memory.
+class KeptAWhile(Generic[T]):
+    """Values read lately, by match id (LRU, at most ``size``, each for ``seconds``; thread-safe).
+
+    What is kept of an archived match never changes, so the age limit only bounds how long
+    memory holds one nobody reads; the size limit bounds the memory.
     """
 
-    def __init__(self, size: int = CACHED_MATCHES, seconds: float = CACHED_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, size: int, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.size, self._seconds, self._clock = size, seconds, clock
-        self._entries: OrderedDict[str, tuple[float, ArchivedMatch]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[float, T]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, match_id: str) -> ArchivedMatch | None:
-        """The match if it was kept and is not too old."""
+    def get(self, match_id: str) -> T | None:
+        """The value if it was kept and is not too old."""
         with self._lock:
             found = self._entries.get(match_id)
             if found is None:
@@ -57,17 +58,29 @@ class ArchivedMatchCache:
             self._entries.move_to_end(match_id)
             return found[1]
 
-    def put(self, match: ArchivedMatch) -> None:
-        """Keep ``match``, dropping the least recently read past the size."""
+    def keep(self, match_id: str, value: T) -> None:
+        """Keep ``value``, dropping the least recently read past the size."""
         with self._lock:
-            self._entries[match.match_id] = (self._clock(), match)
-            self._entries.move_to_end(match.match_id)
+            self._entries[match_id] = (self._clock(), value)
+            self._entries.move_to_end(match_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)
+
+
+class ArchivedMatchCache(KeptAWhile[ArchivedMatch]):
+    """Archived matches read lately (at most ``size``, each for ``seconds``)."""
+
+    def __init__(self, size: int = CACHED_MATCHES, seconds: float = CACHED_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(size, seconds, clock)
+
+    def put(self, match: ArchivedMatch) -> None:
+        """Keep ``match``, dropping the least recently read past the size."""
+        self.keep(match.match_id, match)
 
 
 class NoArchive:

@@ -18,7 +18,7 @@ is called with each step's name as it is passed (the fault-injection tests stop 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +27,9 @@ from shared.archive.due import DueMatches
 from shared.archive.index import ArchiveIndex, IndexEntry
 from shared.archive.port import Archive, ArchivedMatch, ArchiveUnavailableError, DamagedArchiveError
 from shared.archive.totals import ArchiveTotals
+from shared.directory import names_in
 from shared.eventstore import RedisEventStore
-from shared.eventstore.port import Clock, system_clock
+from shared.eventstore.port import Clock, StoredEvent, system_clock
 from shared.readmodels.generations import read_pointer
 from shared.seeds import SeedVault
 
@@ -76,7 +77,8 @@ class Archiver:
         refusal = self._refusal(events, force)
         if refusal is not None:
             return Outcome(match_id, refusal)
-        match = ArchivedMatch(match_id, events, self._seeds.get(match_id), events[-1].at)
+        match = ArchivedMatch(match_id, events, self._seeds.get(match_id), events[-1].at,
+                              names_in(self._client, _players(events)))
         try:
             size = self._copy(match)
         except (ArchiveUnavailableError, DamagedArchiveError) as error:
@@ -110,7 +112,7 @@ class Archiver:
         pointer = read_pointer(self._client)
         generations = [pointer.generation, *sorted(set(range(max(pointer.generation, pointer.building or 0) + 1))
                                                    - {pointer.generation})]
-        leaving.compact_ledger(self._client, match.match_id, _players(match), generations)
+        leaving.compact_ledger(self._client, match.match_id, _players(match.events), generations)
         entry = IndexEntry(match.count, match.finished_at, match.head)
         left = leaving.leave(self._client, match.match_id, entry, generations)
         if left == leaving.CHANGED:
@@ -125,10 +127,10 @@ class Archiver:
         return Outcome(match.match_id, "archived", size)
 
 
-def _players(match: ArchivedMatch) -> list[str]:
+def _players(events: Sequence[StoredEvent]) -> list[str]:
     """The ids of the match's seated players, from its events."""
     found = []
-    for event in match.events:
+    for event in events:
         if event.type == "match_created":
             found.append(event.data["creator_id"])
         elif event.type == "player_joined":

@@ -8,6 +8,7 @@ entry (the archiver died before taking it out) is found archived already and dro
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,13 @@ class DueMatches:
     def finished(self, match_id: str, finished_at: int, into: Any = None) -> None:
         """List a match that ended at ``finished_at`` (idempotent); ``into``: a pipeline the caller runs."""
         (self._client if into is None else into).zadd(keys.ARCHIVE_DUE, {keys.validate_match_id(match_id): finished_at})
+
+    def list_missing(self, finished: Mapping[str, int]) -> int:
+        """List each match of ``finished`` (id -> end, epoch ms) not listed yet; how many were (one command)."""
+        if not finished:
+            return 0
+        entries = {keys.validate_match_id(match_id): at for match_id, at in finished.items()}
+        return int(self._client.zadd(keys.ARCHIVE_DUE, entries, nx=True))
 
     def due(self, cutoff_ms: int, limit: int = 100) -> list[str]:
         """Matches that ended at ``cutoff_ms`` or before, the longest finished first."""

@@ -10,8 +10,8 @@ the same events (versions, times, data, hashes) and the match's seed. The adapte
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from shared.eventstore.port import StoredEvent
@@ -25,6 +25,9 @@ class ArchivedMatch:
     events: tuple[StoredEvent, ...]  # versions 1..n, as recorded (their chain hashes too)
     seed: str | None  # the secret behind the deals, revealed by the end of the match
     finished_at: int  # epoch ms of the match's last event
+    # The players' names as served when it left (events hold ids only): a whole Redis restored
+    # from the archive names them again. Not compared by a verification (names may change).
+    players: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def head(self) -> str:

@@ -8,11 +8,16 @@ slot, so they cannot change in the views' script: the projector places a match b
 writing its views and settles it after, and a read moves any member whose summary has
 another status (so the lists heal themselves). Private matches stay listed (the timer's
 lobby expiry finds them here) and are left out of what the public is shown.
+
+An archived match stays listed with no views left (the archiver deletes them): its line
+comes from ``archived_summary``, the callable the read side was built with (the archive's
+business, not this module's); a member with neither is skipped (listed before its views
+were written, or an archived record unreadable now).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -22,13 +27,20 @@ from shared import keys
 
 MAX_SETTLE_ATTEMPTS = 10  # a placement chasing summaries that keep changing gives up, healed by the next read
 
+ArchivedSummary = Callable[[str], dict[str, Any] | None]  # an archived match's lobby line; None: none
+
+
+def no_archive(match_id: str) -> None:
+    """The lines of a read side that reads no archive: none."""
+
 
 class LobbyLists:
     """The lists of generation ``generation`` on a Redis client (``decode_responses=False``)."""
 
-    def __init__(self, client: Any, generation: int) -> None:
+    def __init__(self, client: Any, generation: int, archived_summary: ArchivedSummary = no_archive) -> None:
         self._client = client
         self._generation = generation
+        self._archived_summary = archived_summary
 
     def place(self, match_id: str, status: str, created_at_ms: int, player_ids: Sequence[str] = (),
               read_status: bool = False) -> str | None:
@@ -92,7 +104,7 @@ class LobbyLists:
             moved = 0
             for (member, created_at), summary in zip(entries, self._summaries(entries)):
                 if summary is None:
-                    continue  # listed before its views were written: shown once written
+                    continue  # listed before its views were written (shown once written), or unreadable
                 if summary["status"] != status:
                     self.place(_text(member), summary["status"], int(created_at), _player_ids(summary))
                     moved += 1
@@ -104,10 +116,12 @@ class LobbyLists:
         return found[:limit]
 
     def _summaries(self, entries: list[tuple[bytes, float]]) -> list[dict[str, Any] | None]:
+        """The stored summary of each entry, else its archived line (None: neither)."""
         pipe = self._client.pipeline(transaction=False)
         for member, _ in entries:
             pipe.hget(keys.match_views(_text(member), self._generation), "summary")
-        return [None if raw is None else orjson.loads(raw) for raw in pipe.execute()]
+        return [self._archived_summary(_text(member)) if raw is None else orjson.loads(raw)
+                for (member, _), raw in zip(entries, pipe.execute())]
 
 
 def _player_ids(summary: Mapping[str, Any] | None) -> list[str]:

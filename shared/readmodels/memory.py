@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from shared import keys
+from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.scoreboard import rank_member, rank_score
 from shared.readmodels.writes import AUDIENCES, InvalidAudienceError
 
@@ -21,10 +22,11 @@ _COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "point
 
 
 class InMemoryGenerationModels:
-    """One generation of the read models, in this process."""
+    """One generation of the read models, in this process (``archived_summary``: as on Redis)."""
 
-    def __init__(self, generation: int = 0) -> None:
+    def __init__(self, generation: int = 0, archived_summary: ArchivedSummary = no_archive) -> None:
         self.generation = keys.validate_generation(generation)
+        self._archived_summary = archived_summary
         self._lock = threading.Lock()
         self._views: dict[str, dict[str, Any]] = {}  # match id -> {"version", audiences..., "summary"} (JSON bytes)
         self._listed: dict[tuple[str, str], dict[str, int]] = {}  # (index, status) -> match id -> created at
@@ -108,7 +110,9 @@ class InMemoryGenerationModels:
         for match_id, created_at in listed:
             summary = self.summary(match_id)
             if summary is None:
-                continue  # listed before its views were written: shown once written
+                summary = self._archived_summary(match_id)
+            if summary is None:
+                continue  # listed before its views were written (shown once written), or unreadable
             if summary["status"] != status:
                 self.place_in_lobby(match_id, summary["status"], created_at, _player_ids(summary))
             elif not (hide and summary.get("private")):

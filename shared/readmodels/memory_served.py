@@ -23,16 +23,19 @@ from shared.fold import FoldedMatch, Reach, fold_to_refusal
 from shared.identity import validate_player_id
 from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer
+from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.memory import InMemoryGenerationModels
 from shared.readmodels.parked import ParkedMatch, ParkedRecords, Poison, parked_record
 from shared.readmodels.player_feeds import MAXLEN, START, Notice, Telling, entry_order
 
 
 class InMemoryReadModels(GenerationWrites):
-    """The read models of every generation, and what goes with the served one, in this process."""
+    """The read models of every generation, and what goes with the served one, in this process
+    (``archived_summary``: the lists' line of a match that left for the archive, as on Redis)."""
 
-    def __init__(self, marks: ProjectionMarks | None = None) -> None:
+    def __init__(self, marks: ProjectionMarks | None = None, archived_summary: ArchivedSummary = no_archive) -> None:
         self._marks = marks
+        self._archived_summary = archived_summary
         self._pointer = Pointer()
         self._generations: dict[int, InMemoryGenerationModels] = {}
         self._written = threading.Condition()
@@ -49,7 +52,9 @@ class InMemoryReadModels(GenerationWrites):
 
     def at(self, generation: int) -> InMemoryGenerationModels:
         with self._written:
-            return self._generations.setdefault(generation, InMemoryGenerationModels(generation))
+            if generation not in self._generations:
+                self._generations[generation] = InMemoryGenerationModels(generation, self._archived_summary)
+            return self._generations[generation]
 
     def build(self, generation: int | None) -> None:
         """Start (None: stop) building ``generation`` beside the served one (a rebuild's lock, on Redis)."""

@@ -13,7 +13,9 @@ can ride in the events' round trip) is the adapter's business.
 
 The contract: views never move backwards (a rebuild may rewrite the same version, never an
 older one); a match is listed under one status only, and a stale listing is moved as it is
-met; private matches stay listed but the lobby hides them; each finished match counts once
+met; private matches stay listed but the lobby hides them; a listed match with no stored
+summary is shown with the line the read side's ``archived_summary`` gives (an archived
+match's), and skipped when it gives none; each finished match counts once
 per player, rows ranked by matches won, then points difference, then name. A notice told
 is read back from its player's feed, in order; a clock indexed is due once its deadline
 passes; a match parked stays parked until removed.

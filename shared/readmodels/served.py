@@ -29,6 +29,7 @@ from shared.readmodels.changes import ViewChanges
 from shared.readmodels.clocks import Clocks
 from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer, current_generation, pointer_from, queue_pointer_read, read_pointer
+from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.player_feeds import PlayerFeeds, Telling
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
@@ -43,11 +44,14 @@ class ReadModels(GenerationWrites):
     ``client`` is a ``redis.Redis``, ``RedisCluster`` or fakeredis client with
     ``decode_responses=False`` (views come back as raw JSON bytes). Waits are woken through
     ``subscriber``, the process's one (the API's live streams share it); without one, a
-    subscriber of their own.
+    subscriber of their own. ``archived_summary``: the lobby line of a listed match that left
+    for the archive (its views left with it), for the lobby's and the players' lists.
     """
 
-    def __init__(self, client: Any, subscriber: Subscriber | None = None) -> None:
+    def __init__(self, client: Any, subscriber: Subscriber | None = None,
+                 archived_summary: ArchivedSummary = no_archive) -> None:
         self._client = client
+        self._archived_summary = archived_summary
         self._changes = ViewChanges(subscriber or Subscriber(client))  # listens only once someone waits
         self.parked = ParkedMatches(client)
         self.clocks = Clocks(client)
@@ -68,7 +72,7 @@ class ReadModels(GenerationWrites):
 
     def at(self, generation: int) -> GenerationModels:
         """The read models of ``generation``, whichever one reads use."""
-        return GenerationModels(self._client, generation)
+        return GenerationModels(self._client, generation, self._archived_summary)
 
     def _served(self) -> GenerationModels:
         return self.at(self.generation())

@@ -25,7 +25,7 @@ import orjson
 from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore.lua import Script
-from shared.readmodels.lobby_lists import LobbyLists
+from shared.readmodels.lobby_lists import ArchivedSummary, LobbyLists, no_archive
 from shared.readmodels.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")
@@ -80,15 +80,17 @@ class GenerationModels:
     """The read models of one generation on a Redis client.
 
     ``client`` is a ``redis.Redis``, ``RedisCluster`` or fakeredis client with
-    ``decode_responses=False`` (views come back as raw JSON bytes).
+    ``decode_responses=False`` (views come back as raw JSON bytes). ``archived_summary``: the
+    lobby line of a listed match whose views left with it for the archive (see
+    :mod:`shared.readmodels.lobby_lists`).
     """
 
-    def __init__(self, client: Any, generation: int = 0) -> None:
+    def __init__(self, client: Any, generation: int = 0, archived_summary: ArchivedSummary = no_archive) -> None:
         self._client = client
         self._per_slot = is_cluster_client(client)
         self.generation = keys.validate_generation(generation)
         self._scoreboard = Scoreboard(client, generation)
-        self._lobby = LobbyLists(client, self.generation)
+        self._lobby = LobbyLists(client, self.generation, archived_summary)
 
     def _views_key(self, match_id: str) -> str:
         return keys.match_views(match_id, self.generation)

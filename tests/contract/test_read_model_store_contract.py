@@ -166,12 +166,16 @@ def test_generations_do_not_see_each_other(backend: str, request: pytest.Fixture
 # --- the whole read side: generations, the pointer, feeds, clocks, the parked registry ---------
 
 
+def read_side(backend: str, request: pytest.FixtureRequest, **options: Any) -> ReadSide:
+    if backend == "memory":
+        return InMemoryReadModels(**options)
+    client_fixture = {"fakeredis": "fake_redis", "redis": "redis_client", "cluster": "redis_cluster_client"}[backend]
+    return ReadModels(request.getfixturevalue(client_fixture), **options)
+
+
 @pytest.fixture
 def side(backend: str, request: pytest.FixtureRequest) -> ReadSide:
-    if backend == "memory":
-        return InMemoryReadModels()
-    client_fixture = {"fakeredis": "fake_redis", "redis": "redis_client", "cluster": "redis_cluster_client"}[backend]
-    return ReadModels(request.getfixturevalue(client_fixture))
+    return read_side(backend, request)
 
 
 def test_the_read_side_satisfies_the_port(side: ReadSide) -> None:
@@ -199,6 +203,27 @@ def test_writes_go_to_the_served_generation_unless_told_which(side: ReadSide) ->
     assert side.scoreboard()["version"] == 1 and side.player_row("p1")["matches_won"] == 1
     assert side.at(2).projected_version("m1") == 3 and side.at(2).scoreboard()["players"] == []
     assert [line["id"] for line in side.at(2).lobby("playing")] == ["m1"]
+
+
+def test_a_listed_match_whose_views_left_for_the_archive_is_shown_with_its_archived_line(
+    backend: str, request: pytest.FixtureRequest,
+) -> None:
+    archived = {"m1": summary_of("m1", 9, "finished"), "m3": summary_of("m3", 4, "finished", private=True),
+                "m5": summary_of("m5", 6, "cancelled")}
+    asked: list[str] = []
+    side = read_side(backend, request, archived_summary=lambda match_id: asked.append(match_id) or
+                     archived.get(match_id))
+    for n in range(1, 6):
+        side.place_in_lobby(f"m{n}", "finished", 1000 * n, ["p1", "p2"])  # m2: listed, with no line anywhere
+    side.write_match("m4", 7, views_of("m4", 7), summary_of("m4", 7, "finished"))
+    assert [line["id"] for line in side.lobby("finished")] == ["m4", "m1"]
+    assert side.lobby("finished")[1] == archived["m1"]
+    assert [line["id"] for line in side.player_matches("p1", "finished")] == ["m4", "m3", "m1"]
+    assert [line["id"] for line in side.player_matches("p2", "finished", hide=True)] == ["m4", "m1"]
+    assert "m4" not in asked  # a stored summary is never looked for elsewhere
+    assert side.summary("m1") is None and side.view("m1", "A") is None  # only the lists are given the line
+    assert [line["id"] for line in side.lobby("cancelled")] == ["m5"]  # moved as it was met, like any stale listing
+    assert [line["id"] for line in side.player_matches("p2", "cancelled")] == ["m5"]
 
 
 @pytest.fixture(

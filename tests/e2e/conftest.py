@@ -1,4 +1,4 @@
-"""The running services: a real redis-server, gunicorn and two projector worker processes."""
+"""The running services: a real redis-server, gunicorn and two projector worker processes (archivers on demand)."""
 from __future__ import annotations
 
 import os
@@ -28,6 +28,7 @@ class Stack:
     logs: Path
     workers: list[subprocess.Popen] = field(default_factory=list)
     timers: list[subprocess.Popen] = field(default_factory=list)
+    archivers: list[subprocess.Popen] = field(default_factory=list)
 
     def start_timer(self) -> subprocess.Popen:
         log = open(self.logs / f"timer-{len(self.timers)}.log", "ab")
@@ -62,6 +63,25 @@ class Stack:
         self.workers.append(worker)
         return worker
 
+    @contextmanager
+    def archiver(self, **settings: str) -> Iterator[subprocess.Popen]:
+        """An archiver worker (``python -m services.archiver``, as ``make run`` starts them) with ``settings``
+        on top of the stack's (e.g. ``ARCHIVE_AFTER``), until the block ends: the stack runs none otherwise,
+        so the other tests' matches stay in Redis."""
+        with open(self.logs / f"archiver-{len(self.archivers)}.log", "ab") as log:
+            archiver = subprocess.Popen([sys.executable, "-m", "services.archiver"], env={**self.env, **settings},
+                                        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        self.archivers.append(archiver)
+        try:
+            yield archiver
+        finally:
+            archiver.terminate()
+            try:
+                archiver.wait(10)
+            except subprocess.TimeoutExpired:  # RQ's teardown may wait on its pub/sub thread
+                archiver.kill()
+                archiver.wait()
+
 
 def _wait_healthy(http: Http, api: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + 30
@@ -94,6 +114,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         # The workers' and the timer's metrics ports start here (each takes the next free one);
         # JSON log lines, as in production.
         "METRICS_PORT": str(free_port()), "LOG_FORMAT": "json",
+        # The files archive every process reads (and an archiver started by a test writes), in DATA_DIR.
+        "ARCHIVE_URL": f"file:{data / 'archive'}",
     }
     api = subprocess.Popen(
         [sys.executable, "-m", "services.api"], env=env, cwd=ROOT,
@@ -113,7 +135,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         )
         yield stack
     finally:
-        processes = [process for process in (api, *stack.workers, *stack.timers, bot) if process is not None]
+        processes = [process for process in (api, *stack.workers, *stack.timers, *stack.archivers, bot)
+                     if process is not None]
         for process in processes:
             process.terminate()
         for process in processes:

@@ -1,4 +1,9 @@
-"""Every reader answers for an archived match exactly as it did while the match was in Redis."""
+"""Every reader answers for an archived match exactly as it did while the match was in Redis.
+
+The matches are archived by the archiver itself (:class:`~shared.archive.archiving.Archiver`),
+so the reads are proven against what it really leaves in Redis: the index entries, the
+lobby's and the players' lists, the scoreboard, the emptied ledgers.
+"""
 from __future__ import annotations
 
 import orjson
@@ -9,11 +14,12 @@ from services.api import create_app
 from services.cli import archive_restore, backends, truc
 from services.projector.operations import ProjectorContext, rebuild_match
 from shared import keys
+from shared.archive.archiving import Archiver
 from shared.archive.memory import InMemoryArchive
 from shared.config import Config
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
-from tests.archive_support import archive_match, play_mixed_matches
+from tests.archive_support import play_mixed_matches
 
 MATCHES = 36  # six of each kind: 30 end, 6 are still being played
 EVENT_PAGES = ((0, 200), (0, 7), (7, 5), (20, 10), (10_000, 3))
@@ -37,7 +43,7 @@ def world(redis_server, redis_client, archive, monkeypatch):
     for match_id in kinds:
         rebuild_match(match_id, project)
     return {"http": app.test_client(), "kinds": kinds, "env": {"REDIS_URL": redis_server.url},
-            "tokens": {"spectator": None, "A": alice_token, "B": bob_token}}
+            "tokens": {"spectator": None, "A": alice_token, "B": bob_token}, "players": {"A": alice.id, "B": bob.id}}
 
 
 def ended(world) -> list[str]:
@@ -100,8 +106,26 @@ def without_archived(answers: dict) -> dict:
 
 
 def archive_all(redis_client, archive, match_ids):
-    for match_id in match_ids:
-        archive_match(redis_client, archive, match_id)
+    """Archive each match now, as ``truc archive now MATCH`` does (however recently it ended)."""
+    archiver = Archiver(redis_client, archive, after_ms=3_600_000)
+    outcomes = [archiver.archive_one(match_id, force=True) for match_id in match_ids]
+    assert [outcome.result for outcome in outcomes] == ["archived"] * len(match_ids), outcomes
+
+
+def archive_match(redis_client, archive, match_id):
+    archive_all(redis_client, archive, [match_id])
+
+
+def list_answers(world) -> dict:
+    """The lobby's lists and each player's, as the public and as each player sees them."""
+    answers = {}
+    for status in keys.LOBBY_STATUSES:
+        answers["lobby", status] = get(world, f"/matches?status={status}&limit=100").get_json()
+        for audience, player in (("spectator", "A"), ("A", "A"), ("B", "B"), ("A", "B")):
+            player_id = world["players"][player]
+            answer = get(world, f"/players/{player_id}/matches?status={status}&limit=100", audience)
+            answers[player, "as", audience, status] = answer.get_json()
+    return answers
 
 
 def test_every_reader_answers_for_an_archived_match_as_before(world, redis_client, archive):
@@ -211,3 +235,57 @@ def test_an_append_to_an_archived_match_records_nothing_in_redis(world, redis_cl
     assert not redis_client.exists(keys.match_events(match_id))
     imported = run(world, "export", match_id)
     assert orjson.loads(imported.stdout_bytes.splitlines()[0])["events"] > 0
+
+
+def test_the_lobby_and_the_players_lists_name_archived_matches_as_before(world, redis_client, archive):
+    before = list_answers(world)
+    finished, cancelled = (before["lobby", status]["matches"] for status in ("finished", "cancelled"))
+    assert len(finished) >= 18 and len(cancelled) == 6  # the private ones are not in the lobby
+    assert len(before["A", "as", "A", "cancelled"]["matches"]) == 12  # but in their creator's own list
+    archive_all(redis_client, archive, ended(world))
+    assert not redis_client.exists(*(keys.match_views(m) for m in ended(world)))
+    after = list_answers(world)
+    assert after == before  # the lines carry nothing new: only the match's own view says `archived`
+    assert list_answers(world) == before  # read again, from what the process kept
+
+
+def test_a_list_page_reads_each_archived_record_once(world, redis_client, archive, monkeypatch):
+    archive_all(redis_client, archive, ended(world))
+    reads = []
+    original = archive.get
+    monkeypatch.setattr(archive, "get", lambda m: reads.append(m) or original(m))
+    for _ in range(5):
+        list_answers(world)
+    assert sorted(reads) == ended(world)
+
+
+def test_a_list_leaves_out_an_archived_match_it_cannot_read_and_lists_the_rest(world, redis_client, archive,
+                                                                              monkeypatch):
+    before = list_answers(world)["lobby", "finished"]["matches"]
+    damaged = before[0]["id"]
+    archive_all(redis_client, archive, ended(world))
+    archive._records[damaged] = archive._records[damaged][:-9]  # a truncated record
+    answer = get(world, "/matches?status=finished&limit=100")
+    assert answer.status_code == 200
+    assert answer.get_json()["matches"] == before[1:]
+    assert get(world, f"/matches/{damaged}").get_json()["error"] == "MATCH_UNREADABLE"  # its own read says why
+
+
+def test_a_list_answers_while_the_archive_is_out_of_reach_and_asks_it_once(world, redis_client, archive,
+                                                                          monkeypatch):
+    from shared.archive import ArchiveUnavailableError
+
+    playing = get(world, "/matches?status=playing&limit=100").get_json()
+    archive_all(redis_client, archive, ended(world))
+    asked = []
+
+    def unreachable(match_id):
+        asked.append(match_id)
+        raise ArchiveUnavailableError("connection refused")
+
+    monkeypatch.setattr(archive, "get", unreachable)
+    for status in ("finished", "cancelled"):
+        answer = get(world, f"/matches?status={status}&limit=100")
+        assert (answer.status_code, answer.get_json()) == (200, {"matches": []})
+    assert len(asked) == 1  # the first failure stands for the archive: not asked again at once
+    assert get(world, "/matches?status=playing&limit=100").get_json() == playing
