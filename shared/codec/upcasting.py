@@ -46,8 +46,8 @@ class Upcasters:
         return step
 
     def current(self, event_type: str) -> int:
-        """The version ``event_type`` is written with today."""
-        return self._current[event_type]
+        """The version ``event_type`` is written with today (1: a type no step was registered for)."""
+        return self._current.get(event_type, 1)
 
     def versions(self) -> Mapping[str, int]:
         """Every event type's current version."""
@@ -55,7 +55,7 @@ class Upcasters:
 
     def upcast(self, event_type: str, from_version: int, data: Data) -> Data:
         """``data`` recorded under ``from_version`` (1..current), as the current version stores it."""
-        for step in self._steps[event_type][from_version - 1:]:
+        for step in self._steps.get(event_type, ())[from_version - 1:]:
             data = step(dict(data))  # a copy: the stored event's own data stays as recorded
         return data
 
