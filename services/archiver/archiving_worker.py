@@ -14,9 +14,10 @@ import logging
 from typing import Any
 
 import redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from services.archiver.archive_jobs import ArchiverJob, current_archiver
+from services.prompt_workers import PromptlyStoppingWorker
 from shared import job_names
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
@@ -55,7 +56,7 @@ def queue_due(queue: Queue, match_ids: list[str]) -> int:
     return queued
 
 
-class ArchiverWorker(SimpleWorker):
+class ArchiverWorker(PromptlyStoppingWorker):
     """An RQ worker (no fork per job: the archiver and its connections live on) that sweeps for due matches."""
 
     max_connection_wait_time = 2.0

@@ -23,7 +23,6 @@ from types import FrameType
 from typing import Any
 
 import redis
-from rq import SimpleWorker
 from rq.exceptions import StopRequested
 
 from services.projector.catchup.projector_context import ProjectorContext
@@ -32,6 +31,7 @@ from services.projector.jobs import catch_up, current_context
 from services.projector.lanes import adopt_lanes
 from services.projector.orphans import rescue_orphans
 from services.projector.queues import catch_up_queue, rebuild_queue
+from services.prompt_workers import PromptlyStoppingWorker
 from shared.config import Config
 from shared.connect import connect, wait_until_reachable
 from shared.observability import exposition, logs
@@ -46,7 +46,7 @@ _RESTART_PAUSE_SECONDS = 1.0  # between two work loops: a loop that keeps failin
 log = logging.getLogger(__name__)
 
 
-class ProjectorWorker(SimpleWorker):
+class ProjectorWorker(PromptlyStoppingWorker):
     """An RQ worker that runs jobs in its own process and sweeps for unprojected matches.
 
     A ``SimpleWorker`` (no fork per job) on purpose: catch-up jobs are short and
