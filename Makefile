@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench.rules_engine
 	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.archive_size
+	$(VENV)/bin/python -m bench.archiving $(filter --quick,$(BENCH_ARGS))
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
 
