@@ -68,6 +68,7 @@ def create_match(options: dict) -> Response:
     With `"private": true` it is never listed, and joined only with the `invite` of the creator's view."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
+    options.pop("bot_level", None)  # validated; recorded once match_created carries it (schema 2)
     player, match_id = required_player(), new_id()
     with ctx.limits.creating(player.id, match_id, waits=opponent is None, ended=_ended_for(player.id)):
         recorded = use_cases.create(ctx.matches, player, options, opponent, match_id)
