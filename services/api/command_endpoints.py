@@ -7,7 +7,7 @@ from collections.abc import Callable
 from flask import Response, g, request, url_for
 
 from shared.ids import new_id
-from shared.readmodels.projection import match_view
+from shared.readmodels.projection import match_view, seated_ids
 from shared.redaction import public_events
 from shared.rules import Cancel, Seat, Status
 
@@ -68,10 +68,10 @@ def create_match(options: dict) -> Response:
     With `"private": true` it is never listed, and joined only with the `invite` of the creator's view."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
-    options.pop("bot_level", None)  # validated; recorded once match_created carries it (schema 2)
+    bot_level = options.pop("bot_level", None)  # recorded in match_created against the bot (default medium)
     player, match_id = required_player(), new_id()
     with ctx.limits.creating(player.id, match_id, waits=opponent is None, ended=_ended_for(player.id)):
-        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id)
+        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id, bot_level)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
     return response
@@ -120,7 +120,8 @@ def act(action: dict, match_id: str) -> Response:
 
 
 def _view_of(recorded: use_cases.Recorded, status: int) -> Response:
-    view = match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat)
+    names = services().read_models.names(seated_ids(recorded.state))
+    view = match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat, names)
     if recorded.seat is Seat.A and recorded.state.invite_only:
         view = with_invite(services().matches, view)
     response = json_response(view, status)

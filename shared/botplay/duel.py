@@ -53,8 +53,8 @@ def play_match(first: str, second: str, seed: int, index: int) -> dict[str, Any]
                for seat in names}
     tallies = {seat: Tally() for seat in names}
     chance = RandomChance(rng)
-    state = step(INITIAL, CreateMatch("duel", "a", "A", first_dealer=dealer), chance).state
-    state = step(state, JoinMatch("b", "B"), chance).state
+    state = step(INITIAL, CreateMatch("duel", "a", first_dealer=dealer), chance).state
+    state = step(state, JoinMatch("b"), chance).state
     for _ in range(MAX_ACTIONS):
         if state.status is Status.FINISHED:
             break

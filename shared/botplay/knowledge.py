@@ -59,7 +59,7 @@ def read(view: View) -> Knowledge:
     )
     scores = (view["scores"]["A"], view["scores"]["B"])
     template = MatchState(
-        match_id="sampled", status=Status.PLAYING, rules=rules, players=(Player("a", "A"), Player("b", "B")),
+        match_id="sampled", status=Status.PLAYING, rules=rules, players=(Player("a"), Player("b")),
         scores=scores, round=rnd, rounds_dealt=shown["number"], capped=True,
     )
     return Knowledge(me, template, unseen, shown["cards_left"][me.other.value])

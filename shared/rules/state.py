@@ -110,8 +110,10 @@ def with_seat(pair: tuple, seat: Seat, value: object) -> tuple:
 
 @dataclass(frozen=True)
 class Player:
+    """Who holds a seat: an id. Names are the player directory's, served beside the id, so a
+    rename or an erasure changes no recorded event."""
+
     id: str
-    name: str
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ class MatchState:
     custom: bool = False
     private: bool = False  # unlisted, and hidden from all but its creator until someone joins
     capped: bool = False  # R33's round cap applies (recorded by match_created since R33)
+    bot_level: str | None = None  # the built-in bot's level in a match against it (match_created, schema 2)
     round: RoundState | None = None
     rounds_dealt: int = 0
     last_round: RoundSummary | None = None

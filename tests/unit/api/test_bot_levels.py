@@ -23,6 +23,14 @@ def _auth(http, name: str) -> dict:
 def test_each_level_creates_a_bot_match(http, level):
     reply = http.post("/matches", json={"opponent": "bot", "bot_level": level}, headers=_auth(http, f"p-{level}"))
     assert reply.status_code == 201 and reply.get_json()["status"] == "playing"
+    assert reply.get_json()["bot_level"] == level
+
+
+def test_without_a_level_the_bot_plays_medium_and_a_match_between_players_says_none(http):
+    reply = http.post("/matches", json={"opponent": "bot"}, headers=_auth(http, "carol"))
+    assert reply.get_json()["bot_level"] == "medium"
+    waiting = http.post("/matches", json={}, headers=_auth(http, "dave")).get_json()
+    assert "bot_level" not in waiting
 
 
 @pytest.mark.parametrize("level", ["grandmaster", "", 3, None, "HARD"])

@@ -61,7 +61,7 @@ def test_the_fast_list_is_the_refusals_list_on_every_state(seed):
 
 
 def test_before_and_while_waiting():
-    waiting = step(INITIAL, CreateMatch("m", "p1", "alice"), random.Random(1)).state
+    waiting = step(INITIAL, CreateMatch("m", "p1"), random.Random(1)).state
     for state in (INITIAL, waiting):
         for seat in SEATS:
             assert legal_actions(state, seat) == by_refusal(state, seat)
