@@ -16,7 +16,6 @@ import time
 from shared.rules import replay
 from shared.rules.playthrough import play_random_match
 
-
 BEFORE = "176-220"  # docs/bot.md, "Engine speed"
 
 

@@ -10,13 +10,13 @@ good, though a better player wins more surely by playing the rounds out.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 ROUND_POINTS = ((1, 0.7), (2, 0.22), (6, 0.08))  # a later round's points and how often
 EDGE = 0.6  # the chance the searching seat wins a later round
 
 
-@lru_cache(maxsize=None)
+@cache
 def match_chance(mine: int, theirs: int, target: int, edge: float = EDGE) -> float:
     """The chance of winning the match from ``mine``-``theirs`` (0..1)."""
     if mine >= target:
