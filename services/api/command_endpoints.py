@@ -68,9 +68,10 @@ def create_match(options: dict) -> Response:
     With `"private": true` it is never listed, and joined only with the `invite` of the creator's view."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
+    bot_level = options.pop("bot_level", None)  # recorded in match_created against the bot (default medium)
     player, match_id = required_player(), new_id()
     with ctx.limits.creating(player.id, match_id, waits=opponent is None, ended=_ended_for(player.id)):
-        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id)
+        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id, bot_level)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
     return response

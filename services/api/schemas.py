@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from shared import names
+from shared.botplay.levels import LEVELS
 from shared.keys import LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
@@ -67,6 +68,9 @@ class DecksField(fields.List):
 
 class MatchCreateSchema(Schema):
     opponent = fields.String(validate=validate.OneOf(["bot"]))
+    bot_level = fields.String(validate=validate.OneOf(LEVELS), metadata={
+        "description": "How the bot plays, with `\"opponent\": \"bot\"`: easy, medium (the default), hard "
+                       "(a search of about 100 ms a move) or expert (about 1 s)."})
     rules = RulesField(load_default=Rules)
     first_dealer = fields.Enum(Seat, by_value=True, load_default=None, allow_none=True)
     start_scores = fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2))

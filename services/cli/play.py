@@ -28,6 +28,7 @@ import click
 from rich.console import Console
 
 from services.client import ApiError, TrucClient
+from shared.botplay.levels import DEFAULT_LEVEL, LEVELS
 from shared.config import Config
 from shared.i18n import Translator
 from shared.private_files import private_dir, read_secret, write_secret
@@ -132,19 +133,20 @@ def _join(
 @click.command()
 @click.option("--name", required=True, help="Your player name (registered on first use; the token is kept "
                                             "under DATA_DIR/players).")
-@click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
+@click.option("--bot", "bot_level", is_flag=False, flag_value=DEFAULT_LEVEL, type=click.Choice(LEVELS),
+              help=f"Play against the built-in bot, at a level ({', '.join(LEVELS)}; --bot alone: {DEFAULT_LEVEL}).")
 @click.option("--join", "join_id", help="Join a match a friend created (asks first; or come back to one of yours).")
 @click.option("--invite", help="The invite of a private match, to join it with --join.")
 @click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
 @lang_option
-def play(name: str, against_bot: bool, join_id: str | None, invite: str | None, url: str | None, lang: str) -> None:
+def play(name: str, bot_level: str | None, join_id: str | None, invite: str | None, url: str | None, lang: str) -> None:
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
     config = Config.from_env()
     client = TrucClient(url or f"http://{config.host}:{config.port}", accept_language=lang)
     console, tr = Console(highlight=False), terminal(lang)
     try:
         _player(client, config, name)
-        options = {"opponent": "bot"} if against_bot else {}
+        options = {"opponent": "bot", "bot_level": bot_level} if bot_level else {}
         view = _join(client, console, join_id, tr, invite) if join_id else client.create_match(**options)
     except ApiError as error:
         raise click.ClickException(printable(error.message)) from None
