@@ -15,7 +15,7 @@ from . import archive_command, audit_command, duel_command, play, rebuild_comman
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play in the terminal, and replay, audit, rebuild, unpark, export, import and archive matches; duel bots."""
+    """Le Truc: play in the terminal; replay, audit, rebuild, unpark, export, import and archive matches; duel bots."""
 
 
 truc.add_command(replay.replay)
