@@ -61,10 +61,16 @@ function renderAccount() {
       renderMyMatches(matches.matches);
     }, (error) => {
       if (error instanceof ApiError && error.status === 401 && app.player && app.player.token === asked) {
-        setPlayer(null); // this device was logged out elsewhere
-        say(_("This device was logged out: log in again."), "error");
+        loggedOutElsewhere();
       }
     });
+}
+
+// This device's token was refused: its session was ended from another device (or the token rotated).
+function loggedOutElsewhere() {
+  setPlayer(null);
+  say(_("This device was logged out: log in again."), "error");
+  if (app.matchId) openMatch(app.matchId); // go on watching, as a spectator
 }
 
 function renderPassword(isSet) {

@@ -308,9 +308,13 @@ async function watchFeed() {
   renderElsewhere();
   const player = app.player;
   if (!player) return;
-  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch(() => null);
+  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch((error) => error);
   if (app.feed || app.player !== player) return; // watched meanwhile, or another player now
-  if (url === null) {
+  if (url instanceof ApiError && url.status === 401) {
+    loggedOutElsewhere(); // account.js: this device's session was ended (its stream ended with it)
+    return;
+  }
+  if (url instanceof Error) {
     setTimeout(() => !app.feed && app.player === player && watchFeed(), STREAM_RETRY_MS);
     return;
   }
