@@ -119,8 +119,7 @@ def _services(
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
-        archive=ArchiveHealth(archive, client, config.archive_after),
-        **_accounts(client, known_tokens, revocations),
+        archive=ArchiveHealth(archive, client, config.archive_after), **_accounts(client, known_tokens, revocations),
     )
 
 

@@ -11,6 +11,7 @@ from flask import Response
 
 from shared import names
 from shared.eventstore.schema import iso_from_ms
+from shared.rules.rule_errors import N_
 
 from .api_error import ApiError, invalid, not_found
 from .auth import credential, required_player
@@ -32,7 +33,7 @@ from .wiring import services
 blp = ApiBlueprint("accounts", __name__, description="Passwords, sessions (one per device) and the caller's matches.")
 
 _UNAUTHENTICATED = "`UNAUTHENTICATED`: no token, or one of no player."
-_BAD_CREDENTIALS = "This name and password do not match."
+_BAD_CREDENTIALS = N_("This name and password do not match.")
 
 
 def _player_named(name: str) -> str | None:

@@ -40,6 +40,7 @@ class LastSeen:
         self._pending: dict[str, tuple[str, int]] = {}  # token hash -> (player id, epoch ms of its last use)
         self._written: OrderedDict[str, float] = OrderedDict()  # token hash -> when it was last written
         self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()  # its wait is the writer's pause (not time.sleep, which callers may stub)
 
     def saw(self, player_id: str, token_hash: str) -> None:
         """``token_hash`` was used now by ``player_id``; no I/O (the writer is started on first use)."""
@@ -84,9 +85,12 @@ class LastSeen:
             self._thread = threading.Thread(target=self._run, name="last-seen", daemon=True)
         self._thread.start()
 
+    def stop(self) -> None:
+        """End the background writer at its next pause (what it has not written yet is left unwritten)."""
+        self._stopped.set()
+
     def _run(self) -> None:
-        while True:
-            time.sleep(FLUSH_SECONDS)
+        while not self._stopped.wait(FLUSH_SECONDS):
             try:
                 self.flush()
             except redis.RedisError as error:  # a last use lost: the next request of that token notes it again

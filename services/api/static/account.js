@@ -107,7 +107,7 @@ function renderDevices(sessions) {
 function renderMyMatches(matches) {
   const lines = matches.map((match) => {
     const seats = Object.values(match.players || {}).filter(Boolean).map((seat) => isolate(seat.name));
-    const text = _("{players}: {a}–{b}", { players: seats.join(" – "), a: match.scores.A, b: match.scores.B });
+    const text = `${seats.join(" – ")}: ${match.scores.A}–${match.scores.B}`; // names and numbers: no words
     const line = el("li", { textContent: text });
     const resume = el("button", { type: "button", textContent: _("Play on") });
     resume.dataset.match = match.id;
