@@ -15,7 +15,10 @@ if not CHROMIUM.exists() and os.environ.get("CI") == "true":  # CI must run thes
     pytest.fail(f"no browser at {CHROMIUM}: CI installs Debian's package (apt-get install chromium)",
                 pytrace=False)
 
-from .test_browser_table import _PAGE_STATE, browser, open_page, play, sync_api  # noqa: E402, F401 (fixtures)
+from . import test_browser_table as table  # noqa: E402 (after the browser check: it skips without one)
+from .test_browser_table import _PAGE_STATE, play, sync_api  # noqa: E402
+
+browser, open_page = table.browser, table.open_page  # the table's fixtures: a Chromium, and pages in contexts
 
 PASSWORD = "a long enough secret"
 
