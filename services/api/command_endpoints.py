@@ -49,9 +49,9 @@ def register_player(body: dict):
     """Register a player: returns its id and its bearer token (shown only once); with a `password`, the
     player can log in from other devices too (`POST /sessions`)."""
     ctx = services()
-    hashed = None if "password" not in body else ctx.passwords.hash(body["password"])  # before anything is written
     try:
-        with ctx.limits.registering(client_address()):
+        with ctx.limits.registering(client_address()):  # counted first: a refused flood costs no hashing
+            hashed = None if "password" not in body else ctx.passwords.hash(body["password"])  # before any write
             player, token = ctx.players.register(body["name"])
     except NameTakenError:
         isolated = f"\u2068{body['name']}\u2069"  # FSI ... PDI: a right-to-left name does not reorder the sentence
