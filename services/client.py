@@ -64,11 +64,35 @@ class TrucClient:
         self._local = threading.local()
 
     # -- identity and matches ------------------------------------------------------------
-    def register(self, name: str) -> Registered:
-        """Register a player; this client then acts as that player."""
-        body = self._call("POST", "/players", {"name": name})
+    def register(self, name: str, password: str | None = None) -> Registered:
+        """Register a player (with a password: one that can log in from other devices); this client then
+        acts as that player."""
+        body = self._call("POST", "/players", {"name": name, **({"password": password} if password else {})})
         self.token = body["token"]
         return Registered(body["id"], body["name"], body["token"])
+
+    def log_in(self, name: str, password: str) -> Registered:
+        """A new session (token) of the player with this name and password; this client then acts as them."""
+        body = self._call("POST", "/sessions", {"name": name, "password": password})
+        self.token = body["token"]
+        return Registered(body["player"]["id"], body["player"]["name"], body["token"])
+
+    def set_password(self, password: str, current: str | None = None) -> None:
+        """Set this player's password (``current``: the one set now, once there is one)."""
+        self._call("PUT", "/players/me/password", {"password": password, **({"current": current} if current else {})})
+
+    def sessions(self) -> Json:
+        """``{"sessions": [{"id", "created_at", "last_seen_at", "current"}], "password"}``."""
+        return self._call("GET", "/players/me/sessions")
+
+    def end_session(self, session_id: str) -> None:
+        """Log one of this player's devices out (its token stops working at once)."""
+        self._call("DELETE", f"/players/me/sessions/{session_id}")
+
+    def own_matches(self, status: str = "playing", after: str | None = None, limit: int = 50) -> list[Json]:
+        """This player's matches of ``status``, newest first; ``after``: the last id of the page before."""
+        query = {"status": status, "limit": limit, **({"after": after} if after else {})}
+        return self._call("GET", "/players/me/matches", query=query)["matches"]
 
     def create_match(self, **options: Any) -> Json:
         """Create a match (options as API.md: opponent, rules, first_dealer, start_scores, decks)."""

@@ -36,6 +36,8 @@ class LimitSettings:
     max_playing: int = 10  # unfinished matches (waiting or playing) a player sits in at once
     credentials_per_minute: int = 60  # stream tickets and token rotations, per player
     connections_per_client: int = 64  # connections open at once per client address, in each API process
+    logins_per_hour: int = 30  # login attempts (POST /sessions), per client address
+    name_logins_per_hour: int = 10  # login attempts (POST /sessions), per player name tried
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -54,6 +56,8 @@ class LimitSettings:
             max_playing=int(env.get("MAX_PLAYING", "10")),
             credentials_per_minute=int(env.get("CREDENTIALS_PER_MINUTE", "60")),
             connections_per_client=int(env.get("CONNECTIONS_PER_CLIENT", "64")),
+            logins_per_hour=int(env.get("LOGINS_PER_HOUR", "30")),
+            name_logins_per_hour=int(env.get("NAME_LOGINS_PER_HOUR", "10")),
         )
 
 

@@ -22,7 +22,7 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
+from . import accounts, command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
@@ -32,10 +32,13 @@ from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
+from .last_seen import LastSeen
+from .passwords import Passwords
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
 from .revocation_listener import Revocations
+from .sessions import SessionRegistry
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
@@ -44,6 +47,15 @@ from .tokens import blp as tokens_blueprint
 from .wiring import Services
 
 MAX_BODY_BYTES = 64 * 1024
+
+# The bearer token of API.md "Identity", declared so /docs can authorise; optional everywhere
+# ({}: anonymous), since reads need none and each call that does answers 401 without it.
+BEARER_SCHEME = {
+    "components": {"securitySchemes": {"bearer": {
+        "type": "http", "scheme": "bearer",
+        "description": "A player's token: from `POST /players` (registration) or `POST /sessions` (logging in)."}}},
+    "security": [{}, {"bearer": []}],
+}
 
 
 def create_app(
@@ -60,6 +72,7 @@ def create_app(
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS=BEARER_SCHEME,
         OPENAPI_SWAGGER_UI_PATH=DOCS_PATH,
         OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
@@ -108,13 +121,19 @@ def _services(
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
-        archive=ArchiveHealth(archive, client, config.archive_after),
+        archive=ArchiveHealth(archive, client, config.archive_after), **_accounts(client, known_tokens, revocations),
     )
 
 
 def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads) -> ReadModels:
     """The read side, its lists keeping the archived matches (their lines rendered from the archive)."""
     return ReadModels(client, subscriber, archived_summary=ArchivedSummaries(store, partial(names_in, client)))
+
+
+def _accounts(client: Any, known_tokens: TokenCache[Player], revocations: Revocations) -> dict[str, Any]:
+    """Sessions, passwords and when each session was last seen (what ``POST /sessions`` needs)."""
+    return {"sessions": SessionRegistry(client, known_tokens), "passwords": Passwords(client),
+            "last_seen": LastSeen(client, revocations.revoked)}
 
 
 def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:
@@ -140,6 +159,7 @@ def _route(app: Flask) -> None:
     api.register_blueprint(stream_blueprint)
     api.register_blueprint(player_stream_blueprint)
     api.register_blueprint(tokens_blueprint)
+    api.register_blueprint(accounts.blp)
     app.register_blueprint(table_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)

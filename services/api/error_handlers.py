@@ -83,6 +83,7 @@ _LIMITED = {
     **dict.fromkeys(("replays", "events"), N_("Your address reads match histories too fast; try again in {wait}.")),
     "joins": N_("You have tried to join too many matches lately; try again in {wait}."),
     "client_joins": N_("Too many matches were joined from your address lately; try again in {wait}."),
+    **dict.fromkeys(("logins", "name_logins"), N_("Too many login attempts lately; try again in {wait}.")),
 }
 
 

@@ -5,7 +5,7 @@ from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_
 
 from shared import names
 from shared.botplay.levels import LEVELS
-from shared.keys import LOBBY_STATUSES
+from shared.keys import ID_PATTERN, LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
 from .language import say
@@ -21,8 +21,18 @@ class NameField(fields.String):
             raise ValidationError(names.RULE) from None
 
 
+PASSWORD_LENGTH = validate.Length(min=8, max=128)  # characters (API.md "Accounts and sessions")
+
+
+def password_field(**options) -> fields.String:
+    return fields.String(validate=PASSWORD_LENGTH, load_only=True, **options)
+
+
 class PlayerCreateSchema(Schema):
     name = NameField(required=True, metadata={"description": names.RULE})
+    password = password_field(metadata={
+        "description": "Optional, 8–128 characters: lets the player log in from another device (`POST /sessions`). "
+                       "Without one, the token is the only key."})
 
 
 class PlayerSchema(Schema):
@@ -198,3 +208,45 @@ class ErrorSchema(Schema):
     error = fields.String(required=True, metadata={"description": "A stable machine code, e.g. NOT_YOUR_TURN"})
     message = fields.String(required=True, metadata={"description": "One human sentence"})
     fields_ = fields.Dict(data_key="fields", metadata={"description": "What was wrong with each input field"})
+
+
+class PasswordSetSchema(Schema):
+    password = password_field(required=True, metadata={"description": "The new password, 8–128 characters."})
+    current = fields.String(load_only=True, validate=validate.Length(max=128), metadata={
+        "description": "The password now set: required once the player has one."})
+
+
+class LoginSchema(Schema):
+    name = fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=256))
+    password = fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=128))
+
+
+class PlayerRefSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
+class NewSessionSchema(Schema):
+    id = fields.String(metadata={"description": "The session's id (`DELETE /players/me/sessions/{id}` ends it)."})
+    token = fields.String(metadata={"description": "This device's bearer token (shown only once)."})
+    player = fields.Nested(PlayerRefSchema)
+
+
+class SessionSchema(Schema):
+    id = fields.String()
+    created_at = fields.String(metadata={"description": "ISO 8601 UTC"})
+    last_seen_at = fields.String(allow_none=True, metadata={
+        "description": "ISO 8601 UTC: the token's last use, to the minute (null: none yet)"})
+    current = fields.Boolean(metadata={"description": "Whether this is the session of the token that asks."})
+
+
+class SessionListSchema(Schema):
+    sessions = fields.List(fields.Nested(SessionSchema))
+    password = fields.Boolean(metadata={"description": "Whether the player has set a password."})
+
+
+class MyMatchesQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(LOBBY_STATUSES), load_default="playing")
+    after = fields.String(validate=validate.Regexp(f"^{ID_PATTERN}$"), metadata={
+        "description": "The id of the last match of the page before: the next page starts after it."})
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)

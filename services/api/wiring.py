@@ -15,7 +15,10 @@ from shared.readmodels import ReadModels
 from .abuse_limits import Limiter
 from .app import Matches
 from .feeds import LiveFeeds
+from .last_seen import LastSeen
+from .passwords import Passwords
 from .players import Player, PlayerRegistry
+from .sessions import SessionRegistry
 from .slots import Slots
 
 
@@ -38,6 +41,9 @@ class Services:
     checkpoints: Checkpoints = field(default_factory=Checkpoints)  # replays fold from these (shared.checkpoints)
     revoked: Callable[[str], bool] = lambda token_hash: False  # heard revoked by this process (revocations.py)
     archive: Any = None  # the archive's health (services.api.archive_health.ArchiveHealth); None: not reported
+    sessions: SessionRegistry | None = None  # each device's token (sessions.py)
+    passwords: Passwords | None = None  # players' password hashes (passwords.py)
+    last_seen: LastSeen | None = None  # when each session was last used, written in the background (last_seen.py)
 
 
 def services() -> Services:

@@ -10,7 +10,7 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import archive_command, audit_command, duel_command, play, rebuild_command, replay, transfer, unpark
+from . import account, archive_command, audit_command, duel_command, play, rebuild_command, replay, transfer, unpark
 
 
 @click.group()
@@ -20,6 +20,8 @@ def truc() -> None:
 
 truc.add_command(replay.replay)
 truc.add_command(play.play)
+truc.add_command(account.login)
+truc.add_command(account.matches)
 truc.add_command(audit_command.audit)
 truc.add_command(rebuild_command.rebuild)
 truc.add_command(unpark.unpark)

@@ -21,6 +21,8 @@ from shared.keys.access import (  # noqa: F401
     limit,
     player,
     player_name,
+    player_seen,
+    player_sessions,
     player_token,
     stream_ticket,
 )

@@ -101,8 +101,9 @@ class InMemoryReadModels(GenerationWrites):
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         return self._served().lobby(status, limit)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        return self._served().player_matches(player_id, status, limit, hide)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                       after: str | None = None) -> list[dict[str, Any]]:
+        return self._served().player_matches(player_id, status, limit, hide, after)
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         return self._served().scoreboard(limit)

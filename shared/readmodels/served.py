@@ -112,9 +112,11 @@ class ReadModels(GenerationWrites):
         """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
         return self._served().lobby(status, limit)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
-        return self._served().player_matches(player_id, status, limit, hide)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                       after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first;
+        ``after``: only those listed after that match (the last of the page before)."""
+        return self._served().player_matches(player_id, status, limit, hide, after)
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         """``{"players": [row, ...], "version": <finished matches counted>}``, best first."""

@@ -99,17 +99,26 @@ function setPlayer(player) {
   $("register").hidden = Boolean(player);
   $("lobby").hidden = !player || (app.view !== null && !isOver(app.view));
   watchFeed();
+  renderAccount(); // account.js: the player's matches, devices and password
 }
 
 async function register(event) {
   event.preventDefault();
   await attempt(async () => {
-    setPlayer(await api("POST", "/players", { name: $("name").value.trim() }));
-    const join = new URLSearchParams(location.search).get("join");
-    if (join) await showInvite(join, invitation());
-    else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
-    else $("play-bot").focus();
+    const password = $("new-password").value;
+    const body = { name: $("name").value.trim(), ...(password ? { password } : {}) };
+    setPlayer({ ...(await api("POST", "/players", body)), password: Boolean(password) });
+    $("new-password").value = "";
+    await signedIn();
   });
+}
+
+// After registering or logging in: on to the invitation or match the page was opened for.
+async function signedIn() {
+  const join = new URLSearchParams(location.search).get("join");
+  if (join) await showInvite(join, invitation());
+  else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
+  else $("play-bot").focus();
 }
 
 // ---- matches -------------------------------------------------------------------------
@@ -299,9 +308,13 @@ async function watchFeed() {
   renderElsewhere();
   const player = app.player;
   if (!player) return;
-  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch(() => null);
+  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch((error) => error);
   if (app.feed || app.player !== player) return; // watched meanwhile, or another player now
-  if (url === null) {
+  if (url instanceof ApiError && url.status === 401) {
+    loggedOutElsewhere(); // account.js: this device's session was ended (its stream ended with it)
+    return;
+  }
+  if (url instanceof Error) {
     setTimeout(() => !app.feed && app.player === player && watchFeed(), STREAM_RETRY_MS);
     return;
   }
@@ -682,11 +695,9 @@ function onKey(event) {
 
 function start() {
   $("register-form").addEventListener("submit", register);
-  $("sign-out").addEventListener("click", () => {
-    setPlayer(null);
-    if (app.matchId) openMatch(app.matchId); // go on watching, as a spectator
-    $("name").focus();
-  });
+  $("sign-out").addEventListener("click", () => attempt(logOut)); // account.js
+  $("login-form").addEventListener("submit", logIn);
+  $("password-form").addEventListener("submit", setPassword);
   $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
   $("play-friend").addEventListener("click", () => createMatch({ private: true }));
   $("copy-link").addEventListener("click", async () => {
