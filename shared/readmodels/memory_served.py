@@ -24,6 +24,7 @@ from shared.identity import validate_player_id
 from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer
 from shared.readmodels.memory import InMemoryGenerationModels
+from shared.readmodels.memory_ratings import InMemoryRatings
 from shared.readmodels.parked import ParkedMatch, ParkedRecords, Poison, parked_record
 from shared.readmodels.player_feeds import MAXLEN, START, Notice, Telling, entry_order
 
@@ -35,6 +36,7 @@ class InMemoryReadModels(GenerationWrites):
         self._marks = marks
         self._pointer = Pointer()
         self._generations: dict[int, InMemoryGenerationModels] = {}
+        self._ratings: dict[int, InMemoryRatings] = {}
         self._written = threading.Condition()
         self.parked = InMemoryParkedMatches()
         self.clocks = InMemoryClocks()
@@ -49,6 +51,12 @@ class InMemoryReadModels(GenerationWrites):
     def at(self, generation: int) -> InMemoryGenerationModels:
         with self._written:
             return self._generations.setdefault(generation, InMemoryGenerationModels(generation))
+
+    def ratings(self, generation: int | None = None) -> InMemoryRatings:
+        """The ratings read model of ``generation`` (None: the one reads use)."""
+        generation = self._pointer.generation if generation is None else generation
+        with self._written:
+            return self._ratings.setdefault(generation, InMemoryRatings())
 
     def build(self, generation: int | None) -> None:
         """Start (None: stop) building ``generation`` beside the served one (a rebuild's lock, on Redis)."""

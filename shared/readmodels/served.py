@@ -29,6 +29,7 @@ from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer, current_generation, pointer_from, queue_pointer_read, read_pointer
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.player_feeds import PlayerFeeds, Telling
+from shared.readmodels.rating_store import RedisRatings
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
@@ -67,6 +68,10 @@ class ReadModels(GenerationWrites):
     def at(self, generation: int) -> GenerationModels:
         """The read models of ``generation``, whichever one reads use."""
         return GenerationModels(self._client, generation)
+
+    def ratings(self, generation: int | None = None) -> RedisRatings:
+        """The ratings read model of ``generation`` (None: the one reads use)."""
+        return RedisRatings(self._client, self.generation() if generation is None else generation)
 
     def _served(self) -> GenerationModels:
         return self.at(self.generation())

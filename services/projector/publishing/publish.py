@@ -9,6 +9,7 @@ from shared.readmodels.generations import Pointer
 from shared.readmodels.player_feeds import notices_of
 from shared.readmodels.port import ReadSide
 from shared.readmodels.projection import MatchReadModels, read_models_of
+from shared.readmodels.rated_results import rated_result_of
 from shared.rules import deadline
 
 
@@ -68,6 +69,9 @@ def _write(
             match_id, result.player_id, result.name, result.won,
             result.rounds_won, result.points_for, result.points_against, generation=generation,
         )
+    rated = rated_result_of(projection)
+    if rated is not None:  # the ratings fold it in their own order (shared.readmodels.rating_store)
+        readmodels.ratings(generation).record(rated)
     was = None
     if relist:
         players = [seat["id"] for seat in models.summary["players"].values() if seat]
