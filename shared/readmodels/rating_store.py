@@ -107,7 +107,9 @@ class RedisRatings:
         self._rewrite(changes, stale)
         return len(later)
 
-    def _standings(self, players: list[str], first: tuple[int, str]) -> tuple[dict[str, PlayerRating], dict[str, list[bytes]]]:
+    def _standings(
+        self, players: list[str], first: tuple[int, str],
+    ) -> tuple[dict[str, PlayerRating], dict[str, list[bytes]]]:
         """Each player's rating just before ``first``, and their entries from ``first`` on (to be replaced)."""
         pipe = self._client.pipeline(transaction=False)
         for player in players:
@@ -119,9 +121,10 @@ class RedisRatings:
         for index, player in enumerate(players):
             earlier, later = replies[2 * index], replies[2 * index + 1]
             before = [entry for entry in earlier if _key(entry) < first]
-            if not before and len(earlier) == _STANDING_LOOKBACK:
-                before = [e for e in self._client.zrevrangebyscore(keys.player_ratings(player, self._generation),
-                                                                   first[0], "-inf", withscores=True) if _key(e) < first]
+            if not before and len(earlier) == _STANDING_LOOKBACK:  # that many at one instant: read them all
+                every = self._client.zrevrangebyscore(keys.player_ratings(player, self._generation),
+                                                      first[0], "-inf", withscores=True)
+                before = [entry for entry in every if _key(entry) < first]
             standing[player] = entry_from(player, *before[0], NEW_PLAYER).after if before else NEW_PLAYER
             stale[player] = [member for member, score in later if _key((member, score)) >= first]
         return standing, stale
@@ -170,7 +173,8 @@ class RedisRatings:
         return [(player, rating) for player, rating in ratings if rating is not None]
 
     def results(self) -> list[RatedResult]:
-        return [result_from(member, score) for member, score in self._client.zrange(self._results_key, 0, -1, withscores=True)]
+        stored = self._client.zrange(self._results_key, 0, -1, withscores=True)
+        return [result_from(member, score) for member, score in stored]
 
     def waiting(self) -> int:
         return int(self._client.zcard(self._pending_key))

@@ -53,7 +53,8 @@ def test_results_fold_by_end_time_then_match_id() -> None:
 
 
 def test_each_result_updates_both_players_once_and_counts_the_record() -> None:
-    final = ratings_of([RatedResult(DAY_MS, "m1", "ana", "ben", True), RatedResult(2 * DAY_MS, "m2", "ana", "ben", False)])
+    final = ratings_of([RatedResult(DAY_MS, "m1", "ana", "ben", True),
+                        RatedResult(2 * DAY_MS, "m2", "ana", "ben", False)])
     assert final["ana"].games == final["ben"].games == 2
     assert final["ana"].wins == final["ben"].wins == 1
     assert final["ana"].at == 2 * DAY_MS and final["ana"].provisional
