@@ -99,6 +99,8 @@ class Config:
     waits_per_client: int = 4  # ... of which one client address may hold this many (at most half)
     bot_token: str | None = None  # the built-in bot's secret: the API seats it, the bot plays with it
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
+    seek_seconds: int = 120  # an open seek nobody was paired with lapses this long after it was opened
+    rematch_seconds: int = 60  # a rematch offer lapses this long after it was made
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
     append_ack: str = "master"  # "replica": an append answers once a replica has it too (WAIT)
@@ -147,6 +149,8 @@ class Config:
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
+            seek_seconds=int(env.get("SEEK_SECONDS", "120")),
+            rematch_seconds=int(env.get("REMATCH_SECONDS", "60")),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env), **archive_settings(env),

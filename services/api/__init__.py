@@ -13,11 +13,23 @@ from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
 from shared.observability import metrics
+from shared.ratings.rating_fold import NEW_PLAYER
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
+from . import (
+    command_endpoints,
+    error_handlers,
+    health,
+    history,
+    http_errors,
+    observe,
+    rating_reads,
+    reading,
+    reference,
+    seek_endpoints,
+)
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
@@ -26,10 +38,12 @@ from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
+from .matchmaking import Matchmaker
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
 from .revocation_listener import Revocations
+from .seek_pool import SeekPool
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
@@ -86,6 +100,7 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     matches = Matches(store, notify, SeedVault(client))
     read_models = ReadModels(client, subscriber)
+    limits = Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID)
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},
@@ -93,11 +108,23 @@ def _services(app: Flask, config: Config, redis_client: Any, queue_client: Any, 
         feeds=live_feeds(subscriber, read_models.feeds, lambda match_id: latest(matches, match_id)),
         keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
-        limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
+        limits=limits,
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
+        matchmaker=_matchmaker(config, client, matches, players, limits, read_models, clock),
     )
+
+
+def _matchmaker(config: Config, client: Any, matches: Matches, players: PlayerRegistry, limits: Limiter,
+                read_models: ReadModels, clock: Clock) -> Matchmaker:
+    """Quick pairing and rematches over the seek pool, seeks placed by the ratings served."""
+    def rating_of(player_id: str) -> float:
+        rating = read_models.ratings().rating(player_id)
+        return NEW_PLAYER.rating.value if rating is None else rating.rating.value
+
+    return Matchmaker(SeekPool(client, clock), matches, players, limits, read_models.feeds.append, rating_of,
+                      config.seek_seconds, clock, config.rematch_seconds)
 
 
 def _route(app: Flask) -> None:
@@ -111,6 +138,8 @@ def _route(app: Flask) -> None:
     app.after_request(mark_private)
     api.register_blueprint(command_endpoints.blp)
     api.register_blueprint(reading.blp)
+    api.register_blueprint(rating_reads.blp)
+    api.register_blueprint(seek_endpoints.blp)
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)

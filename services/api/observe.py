@@ -89,4 +89,7 @@ def _figures(ctx: Services) -> list[exposition.Reading]:
         ("truc_unprojected_matches", "Matches with events not yet projected.", {}, ctx.store.unprojected_count()),
         ("truc_parked_matches", "Matches the projector parked on an event it cannot fold.", {},
          len(ctx.read_models.parked.current(ctx.read_models))),
+        ("truc_seeks_open", "Seeks waiting for an opponent.", {}, ctx.matchmaker.pool.open_count()),
+        ("truc_ratings_lag_results", "Rated results recorded but not yet folded into the ratings.", {},
+         ctx.read_models.ratings().waiting()),
     ]

@@ -37,6 +37,7 @@ class Services:
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)
     checkpoints: Checkpoints = field(default_factory=Checkpoints)  # replays fold from these (shared.checkpoints)
     revoked: Callable[[str], bool] = lambda token_hash: False  # heard revoked by this process (revocations.py)
+    matchmaker: Any = None  # quick pairing and rematches (matchmaking.Matchmaker)
 
 
 def services() -> Services:
