@@ -24,7 +24,7 @@ blp = ApiBlueprint("matchmaking", __name__, description="Seek an opponent of you
 def open_seek(body: dict) -> Response:
     """Seek an opponent on these terms; when paired, the player stream says `paired` (the match is dealt)."""
     seek = services().matchmaker.seek(required_player(), body["rated"], body["rules"])
-    return json_response({"id": seek.id, "rated": seek.rated, "rules": seek.rules,
+    return json_response({"id": seek.id, "player": seek.player_id, "rated": seek.rated, "rules": seek.rules,
                           "expires_at": iso_from_ms(seek.expires)}, 201)
 
 

@@ -10,12 +10,13 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import audit_command, play, rebuild_command, replay, transfer, unpark
+from . import audit_command, play, ratings_command, rebuild_command, replay, seek_command, transfer, unpark
 
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play in the terminal, and replay, audit, rebuild, unpark, export and import matches."""
+    """Le Truc: play, seek and see the leaderboard in the terminal; replay, audit, rebuild, unpark, export and
+    import matches; verify the ratings."""
 
 
 truc.add_command(replay.replay)
@@ -25,6 +26,9 @@ truc.add_command(rebuild_command.rebuild)
 truc.add_command(unpark.unpark)
 truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
+truc.add_command(ratings_command.ratings)
+truc.add_command(seek_command.seek)
+truc.add_command(seek_command.leaderboard)
 
 
 def main() -> None:

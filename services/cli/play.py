@@ -49,7 +49,7 @@ def _token_file(config: Config, name: str) -> Path:
     return config.data_dir / "players" / f"{file_stem(name)}.token"
 
 
-def _player(client: TrucClient, config: Config, name: str) -> None:
+def log_in(client: TrucClient, config: Config, name: str) -> None:
     """Log in as ``name`` with its saved token, or register it and save the token."""
     path = _token_file(config, name)
     saved = read_secret(path)
@@ -143,7 +143,7 @@ def play(name: str, against_bot: bool, join_id: str | None, invite: str | None, 
     client = TrucClient(url or f"http://{config.host}:{config.port}", accept_language=lang)
     console, tr = Console(highlight=False), terminal(lang)
     try:
-        _player(client, config, name)
+        log_in(client, config, name)
         options = {"opponent": "bot"} if against_bot else {}
         view = _join(client, console, join_id, tr, invite) if join_id else client.create_match(**options)
     except ApiError as error:

@@ -16,13 +16,14 @@ class InMemoryRatings:
         self._pending: set[tuple[int, str]] = set()
         self._history: dict[str, list[Change]] = {}  # player -> changes in fold order
 
-    def record(self, result: RatedResult) -> bool:
+    def record(self, result: RatedResult, fold: bool = True) -> bool:
         with self._lock:
             if result.match_id in self._results:
                 return False
             self._results[result.match_id] = result
             self._pending.add(result.key)
-        self.settle()
+        if fold:
+            self.settle()
         return True
 
     def settle(self) -> int:

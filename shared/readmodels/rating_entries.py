@@ -4,7 +4,8 @@ Every rated match costs Redis one result (in the ordered results) and one histor
 player, so both are short: a result is ``<match> <A> <B> <winner seat>`` scored by the end
 time; a history entry is ``<match> <opponent> `` then 33 bytes (the rating, RD and
 volatility after as doubles, exact, so a refold from a stored entry equals a fold from
-nothing; the games and wins counts; won), scored by the end time too. With ids of 12
+nothing; the games and wins counts; a byte of flags: won, and seated in A), scored by the end
+time too. With ids of 12
 characters both fit Redis's compact small-set encoding.
 """
 
@@ -30,11 +31,14 @@ def result_from(member: bytes, score: float) -> RatedResult:
     return RatedResult(int(score), match_id, player_a, player_b, winner == "A")
 
 
-def entry_member(change: Change) -> bytes:
+_WON, _SEATED_A = 1, 2
+
+
+def entry_member(change: Change, seated_a: bool) -> bytes:
     """The history entry of ``change`` as stored (its score is ``change.at``)."""
     after = change.after
-    packed = _AFTER.pack(after.rating.value, after.rating.rd, after.rating.volatility,
-                         after.games, after.wins, int(change.won))
+    flags = (_WON if change.won else 0) | (_SEATED_A if seated_a else 0)
+    packed = _AFTER.pack(after.rating.value, after.rating.rd, after.rating.volatility, after.games, after.wins, flags)
     return f"{change.match_id} {change.opponent} ".encode() + packed
 
 
@@ -46,6 +50,15 @@ def entry_match(member: bytes) -> str:
 def entry_from(player_id: str, member: bytes, score: float, before: PlayerRating) -> Change:
     """The change a stored entry holds; ``before``: the player as the previous entry left them."""
     match_id, opponent, packed = member.split(b" ", 2)
-    value, rd, volatility, games, wins, won = _AFTER.unpack(packed)
+    value, rd, volatility, games, wins, flags = _AFTER.unpack(packed)
     after = PlayerRating(Rating(value, rd, volatility), int(score), games, wins)
-    return Change(player_id, match_id.decode(), int(score), before, after, opponent.decode(), bool(won))
+    return Change(player_id, match_id.decode(), int(score), before, after, opponent.decode(), bool(flags & _WON))
+
+
+def result_of_entry(player_id: str, member: bytes, score: float) -> RatedResult:
+    """The result a stored history entry records (either player's entry gives the same)."""
+    match_id, opponent, packed = member.split(b" ", 2)
+    flags = _AFTER.unpack(packed)[-1]
+    won, seated_a = bool(flags & _WON), bool(flags & _SEATED_A)
+    a, b = (player_id, opponent.decode()) if seated_a else (opponent.decode(), player_id)
+    return RatedResult(int(score), match_id.decode(), a, b, won == seated_a)

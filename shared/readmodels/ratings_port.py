@@ -3,7 +3,7 @@
 Two adapters pass one contract suite (``tests/contract/test_ratings_contract.py``): on Redis
 :class:`~shared.readmodels.rating_store.RedisRatings`, in memory
 :class:`~shared.readmodels.memory_ratings.InMemoryRatings`. The contract: a result is recorded
-once however often it is told; the ratings served are always the fold of every result recorded
+once however often it is told; once settled, the ratings served are always the fold of every result recorded
 in the order of :mod:`shared.ratings.rating_fold` (end time, then match id), whichever order
 they were recorded in and however many folders ran at once; a player's history is one entry
 per rated match, oldest first; the leaderboard holds the non-provisional players by rating.
@@ -20,8 +20,9 @@ from shared.ratings.rating_fold import Change, PlayerRating, RatedResult
 class RatingsStore(Protocol):
     """One generation of the ratings read model."""
 
-    def record(self, result: RatedResult) -> bool:
-        """Add a rated result (True if it was new) and fold what waits (see ``settle``)."""
+    def record(self, result: RatedResult, fold: bool = True) -> bool:
+        """Add a rated result (True if it was new) and, with ``fold``, fold what waits (see
+        ``settle``); a generation being built folds once, at the end of its rebuild."""
         ...
 
     def settle(self) -> int:

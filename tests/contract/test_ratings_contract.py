@@ -124,3 +124,13 @@ def test_concurrent_folders_serve_the_same_ratings_as_one(backend: str, request:
     stores[0].settle()
     expected = ratings_of(results)
     assert served(stores[0], set(expected)) == expected and stores[0].waiting() == 0
+
+
+def test_results_recorded_without_folding_wait_until_settled(store: RatingsStore) -> None:
+    results = season(30, seed=13)
+    for result in reversed(results):
+        store.record(result, fold=False)
+    assert store.waiting() == 30 and store.rating(results[0].player_a) is None
+    assert store.settle() == 30
+    expected = ratings_of(results)
+    assert served(store, set(expected)) == expected and store.waiting() == 0

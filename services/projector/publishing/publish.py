@@ -70,8 +70,8 @@ def _write(
             result.rounds_won, result.points_for, result.points_against, generation=generation,
         )
     rated = rated_result_of(projection)
-    if rated is not None:  # the ratings fold it in their own order (shared.readmodels.rating_store)
-        readmodels.ratings(generation).record(rated)
+    if rated is not None:  # folded in the ratings' own order; a generation being built (it never clears
+        readmodels.ratings(generation).record(rated, fold=clear_mark)  # the marks) folds all at its end
     was = None
     if relist:
         players = [seat["id"] for seat in models.summary["players"].values() if seat]
