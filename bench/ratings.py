@@ -29,6 +29,7 @@ from services.api import create_app
 from services.api.app import latest
 from services.api.pairer import pair_until
 from services.embedded_redis import EmbeddedRedis
+from shared import keys
 from shared.config import Config
 from shared.ratings.rating_fold import DAY_MS, RatedResult, ratings_of
 from shared.readmodels.rating_store import RedisRatings
@@ -84,8 +85,9 @@ def _bytes_per_match(client: redis.Redis, count: int) -> float:
     store = RedisRatings(client)
     for result in season(count, seed=3):
         store.record(result)
-    used = sum(client.memory_usage(key) or 0 for key in client.scan_iter(match="truc:*ratings*", count=1000))
-    used += client.memory_usage("truc:leaderboard") or 0
+    histories = client.scan_iter(match=keys.player_ratings_pattern(0), count=1000)
+    used = sum(client.memory_usage(key) or 0 for key in histories)
+    used += client.memory_usage(keys.leaderboard()) or 0
     return used / count
 
 
@@ -97,52 +99,59 @@ def pairing_waits(client: redis.Redis, url: str, seekers: int, data_dir: Path) -
     rng = random.Random(4)
     players = [ctx.players.register(f"seeker{n}")[0] for n in range(seekers)]
     ratings = {player.id: rng.gauss(1500, 350) for player in players}
-    matchmaker = ctx.matchmaker
-    matchmaker.rating_of = lambda player_id: ratings[player_id]
-    opened: dict[str, float] = {}
-    told: dict[str, list[tuple[float, str]]] = {}
-    lock = threading.Lock()
-    original_tell = matchmaker.tell
+    ctx.matchmaker.rating_of = lambda player_id: ratings[player_id]
+    watch = PairingWatch(ctx.matchmaker)
+    stop = threading.Event()
+    pairers = [threading.Thread(target=pair_until, args=(ctx.matchmaker, stop)) for _ in range(2)]
+    for thread in pairers:
+        thread.start()
+    rng.shuffle(players)
+    seekers_threads = [threading.Thread(target=watch.seek_all, args=(players[n::16],)) for n in range(16)]
+    for thread in seekers_threads:
+        thread.start()
+    for thread in seekers_threads:
+        thread.join()
+    watch.wait_for_all(60)
+    stop.set()
+    for thread in pairers:
+        thread.join()
+    waits = watch.waits()
+    doubles = sum(len(times) - 1 for times in watch.told.values()) + _players_in_two(ctx, watch.told)
+    return {"p50": percentile(waits, 50), "p99": percentile(waits, 99), "paired": len(waits),
+            "unpaired": len(watch.opened) - len(waits), "doubles": doubles, "mean": statistics.fmean(waits)}
 
-    def tell(notices):
+
+class PairingWatch:
+    """When each seek was opened, and each ``paired`` notice told of it (through the matchmaker's own feed)."""
+
+    def __init__(self, matchmaker) -> None:
+        self.matchmaker, self.lock = matchmaker, threading.Lock()
+        self.opened: dict[str, float] = {}
+        self.told: dict[str, list[tuple[float, str]]] = {}
+        self._tell, matchmaker.tell = matchmaker.tell, self.tell
+
+    def tell(self, notices):
         now = time.perf_counter()
-        with lock:
+        with self.lock:
             for notice in notices:
                 if notice.kind == "paired":
-                    told.setdefault(notice.data["seek_id"], []).append((now, notice.data["match_id"]))
-        return original_tell(notices)
+                    self.told.setdefault(notice.data["seek_id"], []).append((now, notice.data["match_id"]))
+        return self._tell(notices)
 
-    matchmaker.tell = tell
-    stop = threading.Event()
-    pairers = [threading.Thread(target=pair_until, args=(matchmaker, stop)) for _ in range(2)]
-    for pairer in pairers:
-        pairer.start()
-
-    def seek_all(part):
-        for player in part:
+    def seek_all(self, players) -> None:
+        for player in players:
             started = time.perf_counter()
-            seek = matchmaker.seek(player, True, Rules())
-            with lock:
-                opened[seek.id] = started
+            seek = self.matchmaker.seek(player, True, Rules())
+            with self.lock:
+                self.opened[seek.id] = started
 
-    order = list(players)
-    rng.shuffle(order)
-    threads = [threading.Thread(target=seek_all, args=(order[n::16],)) for n in range(16)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    deadline = time.monotonic() + 60
-    while len(told) < len(opened) - 1 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    stop.set()
-    for pairer in pairers:
-        pairer.join()
-    waits = [told[seek_id][0][0] - opened[seek_id] for seek_id in opened if seek_id in told]
-    doubles = sum(len(times) - 1 for times in told.values())
-    doubles += _players_in_two(ctx, told)
-    return {"p50": percentile(waits, 50), "p99": percentile(waits, 99), "paired": len(waits),
-            "unpaired": len(opened) - len(waits), "doubles": doubles, "mean": statistics.fmean(waits)}
+    def wait_for_all(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while len(self.told) < len(self.opened) - 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def waits(self) -> list[float]:
+        return [self.told[seek_id][0][0] - started for seek_id, started in self.opened.items() if seek_id in self.told]
 
 
 def _players_in_two(ctx, told) -> int:

@@ -148,13 +148,17 @@ class Config:
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
-            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")),
-            seek_seconds=int(env.get("SEEK_SECONDS", "120")),
-            rematch_seconds=int(env.get("REMATCH_SECONDS", "60")),
+            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_matchmaking(env),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env), **archive_settings(env),
         )
+
+
+def _matchmaking(env: dict[str, str]) -> dict[str, int]:
+    """SEEK_SECONDS and REMATCH_SECONDS: how long a seek and a rematch offer stay open."""
+    return {"seek_seconds": int(env.get("SEEK_SECONDS", "120")),
+            "rematch_seconds": int(env.get("REMATCH_SECONDS", "60"))}
 
 
 ARCHIVE_SCHEMES = ("file:", "s3://")

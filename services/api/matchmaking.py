@@ -76,7 +76,7 @@ class Matchmaker:
             if a is None or b is None:
                 return False
             if latest(self.matches, pairing.match_id).version == 0:
-                options = {"rules": Rules.from_mapping(pairing.rules), "rated": pairing.rated}
+                options = {"rules": Rules.from_mapping(pairing.rules), **_rated(pairing.rated)}
                 with self.limits.pairing((a.id, b.id), pairing.match_id, self.ended_for):
                     create(self.matches, a, options, b, pairing.match_id)
                 made = True
@@ -116,8 +116,7 @@ class Matchmaker:
         a = self.players.by_id(finished.players[0].id)
         b = self.players.by_id(finished.players[1].id)
         if made_now and latest(self.matches, new_id).version == 0:
-            options = {"rules": finished.rules, "first_dealer": finished.first_dealer.other,
-                       "rated": finished.rated}
+            options = {"rules": finished.rules, "first_dealer": finished.first_dealer.other, **_rated(finished.rated)}
             with self.limits.pairing((a.id, b.id), new_id, self.ended_for):
                 create(self.matches, a, options, b, new_id)
             metrics.record_rematch("made")
@@ -132,3 +131,8 @@ class Matchmaker:
             state = latest(self.matches, match_id).state
             return state.status.over or (state.status.value == "playing" and state.seat_of(player_id) is None)
         return ended
+
+
+def _rated(rated: bool) -> dict[str, bool]:
+    """The creation option of a rated match (an unrated one is created as every match is)."""
+    return {"rated": True} if rated else {}

@@ -74,7 +74,7 @@ class MatchCreateSchema(Schema):
                                    validate=validate.Length(equal=DECK_CARDS)), validate=validate.Length(max=64))
     private = fields.Boolean(load_default=False, metadata={
         "description": "Not listed in the lobby, and joined only with the `invite` the creator's view carries."})
-    rated = fields.Boolean(load_default=False, metadata={
+    rated = fields.Boolean(metadata={
         "description": "A rated challenge: its result moves both players' Glicko-2 ratings. Never with custom "
                        "terms (decks, start scores, a short clock or a small target) nor against the bot."})
 

@@ -8,7 +8,7 @@ family of keys is a module of its own, by who writes it and what it means:
 - :mod:`.backlog`: the projector's backlog: unprojected marks and their index, catch-up asks, lanes;
 - :mod:`.access`: players, claimed names, tokens and tickets, abuse limits' units;
 - :mod:`.read_models`: views, lobby, scoreboard, feeds, each by generation;
-- :mod:`.ratings`: the ratings read model's results, history and leaderboard, by generation;
+- :mod:`.rating_keys`: the ratings read model's results, history and leaderboard, by generation;
 - :mod:`.archived`: what an archived match leaves in Redis.
 
 tests/unit/test_architecture.py fails on a ``truc:`` key written anywhere else.
@@ -53,7 +53,7 @@ from shared.keys.namespace import (  # noqa: F401
     player_id_from_key,
     validate_match_id,
 )
-from shared.keys.ratings import (  # noqa: F401
+from shared.keys.rating_keys import (  # noqa: F401
     leaderboard,
     player_ratings,
     player_ratings_pattern,

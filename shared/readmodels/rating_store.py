@@ -1,6 +1,6 @@
 """The ratings read model on Redis: rated results in, folded in one order by one folder at a time.
 
-Layout (key names from :mod:`shared.keys.ratings`; compact members from
+Layout (key names from :mod:`shared.keys.rating_keys`; compact members from
 :mod:`shared.readmodels.rating_entries`):
 
 - a player's history: one entry per rated match (the opponent, who won, the rating after it),
