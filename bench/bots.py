@@ -26,7 +26,7 @@ from shared.rules import (
 def play(first: Strategy, second: Strategy, rng: random.Random) -> int:
     """One match, ``first`` in seat A; returns 1 if A wins."""
     state = INITIAL
-    for command in (CreateMatch("m", "a", "A-bot"), JoinMatch("b", "B-bot")):
+    for command in (CreateMatch("m", "a"), JoinMatch("b")):
         state = step(state, command, rng).state
     players = {SEATS[0]: first, SEATS[1]: second}
     while state.status is not Status.FINISHED:

@@ -103,7 +103,7 @@ def plan_match(rng: random.Random, decks: int = DECKS_PER_MATCH) -> Plan:
 def _created_and_joined(match_id: str, decks: tuple[tuple[str, ...], ...]) -> tuple[MatchState, list[Event]]:
     """The mirror of a match created with ``decks`` and joined, and its events."""
     state, recorded = INITIAL, []
-    for command in (CreateMatch(match_id, "a", "A", first_dealer=Seat.B, decks=decks), JoinMatch("b", "B")):
+    for command in (CreateMatch(match_id, "a", first_dealer=Seat.B, decks=decks), JoinMatch("b")):
         state, events = step(state, command)
         recorded += events
     return state, recorded

@@ -36,9 +36,8 @@ PLAYERS = 1000  # each match seats two of them, as a real scoreboard would have 
 def _seated(events: list[NewEvent], match_id: str, players: tuple[int, int]) -> list[NewEvent]:
     """A copy of a played match under another id, between two players of the pool."""
     (a, b), (created, joined, *rest) = players, events
-    created = replace(created, data={**created.data, "match_id": match_id, "creator_id": f"pl{a}",
-                                     "creator_name": f"player {a}"})
-    joined = replace(joined, data={**joined.data, "player_id": f"pl{b}", "player_name": f"player {b}"})
+    created = replace(created, data={**created.data, "match_id": match_id, "creator_id": f"pl{a}"})
+    joined = replace(joined, data={**joined.data, "player_id": f"pl{b}"})
     return [created, joined, *rest]
 
 

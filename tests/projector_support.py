@@ -39,9 +39,9 @@ def _played(seed: int) -> tuple[Event, ...]:
 def _seated(event: Event, match_id: str, players: Players) -> Event:
     (a_id, a_name), (b_id, b_name) = players
     if isinstance(event, MatchCreated):
-        return replace(event, match_id=match_id, creator_id=a_id, creator_name=a_name)
+        return replace(event, match_id=match_id, creator_id=a_id)
     if isinstance(event, PlayerJoined):
-        return replace(event, player_id=b_id, player_name=b_name)
+        return replace(event, player_id=b_id)
     return event
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from flask import Response, g, request, url_for
 
 from shared.ids import new_id
-from shared.readmodels.projection import match_view
+from shared.readmodels.projection import match_view, seated_ids
 from shared.redaction import public_events
 from shared.rules import Cancel, Seat, Status
 
@@ -119,7 +119,8 @@ def act(action: dict, match_id: str) -> Response:
 
 
 def _view_of(recorded: use_cases.Recorded, status: int) -> Response:
-    view = match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat)
+    names = services().read_models.names(seated_ids(recorded.state))
+    view = match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat, names)
     if recorded.seat is Seat.A and recorded.state.invite_only:
         view = with_invite(services().matches, view)
     response = json_response(view, status)

@@ -7,7 +7,7 @@ read from the player's feed since the earliest position one of its viewers asked
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import orjson
@@ -16,20 +16,23 @@ from shared import keys
 from shared.fold import FoldedMatch
 from shared.readmodels.player_feeds import MAXLEN, Notice
 from shared.readmodels.port import FeedReader
-from shared.readmodels.projection import match_view
+from shared.readmodels.projection import match_view, seated_ids
 from shared.rules import Seat
 from shared.subscriber import Subscriber
 
 from .fanout import Hub, Topic
 
+Directory = Callable[[Sequence[str]], dict[str, str]]  # player ids -> their names (the player directory)
+
 
 class MatchFeed(Topic):
     """One match as its viewers in this process see it."""
 
-    def __init__(self, match_id: str, load: Callable[[str], FoldedMatch]) -> None:
+    def __init__(self, match_id: str, load: Callable[[str], FoldedMatch], names: Directory = lambda ids: {}) -> None:
         super().__init__()
         self.match_id = match_id
         self._load = load  # the match folded to the end of its stream (the process's fold cache)
+        self._names = names
         self._folded: FoldedMatch | None = None
         self._messages: dict[Seat | None, bytes] = {}
 
@@ -53,15 +56,15 @@ class MatchFeed(Topic):
         with self.lock:
             rendered = self._messages.get(seat) if folded is self._folded else None
             if rendered is None:
-                rendered = view_message(folded, seat)
+                rendered = view_message(folded, seat, self._names(seated_ids(folded.state)))
                 if folded is self._folded:
                     self._messages[seat] = rendered
             return rendered
 
 
-def view_message(folded: FoldedMatch, seat: Seat | None) -> bytes:
+def view_message(folded: FoldedMatch, seat: Seat | None, names: dict[str, str] | None = None) -> bytes:
     """One ``event: view`` message: the view as JSON on one line (SSE data may not hold newlines)."""
-    data = orjson.dumps(match_view(folded.match_id, folded.version, folded.state, seat))
+    data = orjson.dumps(match_view(folded.match_id, folded.version, folded.state, seat, names))
     return b"event: view\nid: %d\ndata: %s\n\n" % (folded.version, data)
 
 
@@ -98,10 +101,11 @@ class LiveFeeds:
     players: Hub[PlayerFeed]
 
 
-def live_feeds(subscriber: Subscriber, feeds: FeedReader, load: Callable[[str], FoldedMatch]) -> LiveFeeds:
+def live_feeds(subscriber: Subscriber, feeds: FeedReader, load: Callable[[str], FoldedMatch],
+               names: Directory = lambda ids: {}) -> LiveFeeds:
     """The feeds of one API process, woken by its one ``subscriber``: the players' read from
-    ``feeds``, the matches' folded by ``load`` (the match folded to its end)."""
-    matches = Hub(lambda match_id: MatchFeed(match_id, load), subscriber.start)
+    ``feeds``, the matches' folded by ``load`` (the match folded to its end), named by ``names``."""
+    matches = Hub(lambda match_id: MatchFeed(match_id, load, names), subscriber.start)
     players = Hub(lambda player_id: PlayerFeed(player_id, feeds), subscriber.start)
     subscriber.on(keys.MATCHES_APPENDED, matches.wake, lambda: bool(matches.watched))
     subscriber.on(keys.PLAYERS_TOLD, players.wake, lambda: bool(players.watched))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Response
 
 from shared.eventstore.port import EventStore, StoredEvent
+from shared.readmodels.projection import seated_ids
 from shared.redaction import public_events
 from shared.rules import Status, replay_view
 
@@ -92,7 +93,7 @@ def replay(query: dict, match_id: str) -> Response:
                                                 "The match has {count} events; there is no version {wanted}.",
                                                 current), params={"wanted": wanted})
     then = services().checkpoints.at(services().store, match_id, wanted)  # a round's fold, not `wanted` events
-    shown = replay_view(then.state, seat, now)
+    shown = replay_view(then.state, seat, now, services().read_models.names(seated_ids(now)))
     response = json_response({"id": match_id, "version": wanted, **shown})
     response.headers["ETag"] = f'"{wanted}"'
     return response

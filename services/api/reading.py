@@ -6,7 +6,7 @@ from typing import Any
 import orjson
 from flask import Response
 
-from shared.readmodels.projection import match_view
+from shared.readmodels.projection import match_view, seated_ids
 from shared.readmodels.projection import summary as lobby_line
 from shared.rules import Seat
 
@@ -131,7 +131,7 @@ def _from_the_stream(match_id: str, player: Player | None) -> Response:
         raise not_found()
     check_summary(matches, match_id, lobby_line(match), player)
     seat = match.state.seat_of(player.id) if player else None
-    view = match_view(match_id, match.version, match.state, seat)
+    view = match_view(match_id, match.version, match.state, seat, services().read_models.names(seated_ids(match.state)))
     response = json_response(with_invite(matches, view) if seat is Seat.A and match.state.invite_only else view)
     response.headers["ETag"] = f'"{match.version}"'
     return response

@@ -1,8 +1,10 @@
 """The ``truc export`` file: writing one, and reading one back, where everything a hostile file
 could carry is refused first.
 
-An export is JSON lines: a header ``{"format", "match_id", "events", "seed"}``, then one
-recorded event per line. The file comes from outside, and its hash chain proves nothing
+An export is JSON lines: a header ``{"format", "match_id", "events", "seed", "players"}``
+(``players``: each seated player's id and name as the exporting server's directory named
+them; schema 1 recorded the names in the events themselves), then one recorded event per
+line. The file comes from outside, and its hash chain proves nothing
 (anyone can recompute it), so before the audit replays a single event every value that
 will become part of a Redis key or be shown to someone is held to the API's own rules:
 
@@ -53,6 +55,17 @@ class Export:
     match_id: str
     seed: str | None
     events: list[StoredEvent]
+    names: dict[str, str]  # player id -> name: the header's, and those schema-1 events recorded
+
+
+def recorded_names(stored: Iterable[StoredEvent]) -> dict[str, str]:
+    """The names schema-1 events recorded beside the ids they seat (schema 2 records none)."""
+    found = {}
+    for event in stored:
+        id_field, name_field = SEATING.get(event.type, (None, None))
+        if id_field is not None and isinstance(event.data.get(name_field), str):
+            found[event.data[id_field]] = event.data[name_field]
+    return found
 
 
 def shown(value: object, limit: int = _SHOWN_CHARS) -> str:
@@ -63,9 +76,12 @@ def shown(value: object, limit: int = _SHOWN_CHARS) -> str:
     return printable(text)
 
 
-def export_lines(match_id: str, stored: Sequence[StoredEvent], seed: str | None = None) -> list[bytes]:
-    """The lines of a match's export: its header, then each recorded event as it is stored."""
-    header = {"format": FORMAT, "match_id": match_id, "events": len(stored), "seed": seed}
+def export_lines(match_id: str, stored: Sequence[StoredEvent], seed: str | None = None,
+                 names: Mapping[str, str] | None = None) -> list[bytes]:
+    """The lines of a match's export: its header (with its players' ``names``), then each
+    recorded event as it is stored."""
+    header = {"format": FORMAT, "match_id": match_id, "events": len(stored), "seed": seed,
+              "players": dict(names or {})}
     return [orjson.dumps(header) + b"\n", *(orjson.dumps(event_to_json(event)) + b"\n" for event in stored)]
 
 
@@ -75,12 +91,27 @@ def read_export(lines: Iterable[bytes]) -> Export:
     if not parsed:
         raise ExportError("EMPTY_EXPORT", "The file is empty: an export starts with a header line.")
     match_id, count, seed = _header(*parsed[0])
+    header_names = _players(parsed[0][1].get("players", {}))
     if count != len(parsed) - 1:
         raise ExportError("WRONG_COUNT", f"The header announces {count} event(s), but {len(parsed) - 1} follow.")
     if not count:
         raise ExportError("NO_EVENTS", "The export holds no event.")
     events = [_event(match_id, number, payload) for number, payload in parsed[1:]]
-    return Export(match_id, seed, events)
+    return Export(match_id, seed, events, {**recorded_names(events), **header_names})
+
+
+def _players(players: object) -> dict[str, str]:
+    """The header's players, each id and name held to the API's rules."""
+    if not isinstance(players, dict):
+        raise ExportError("BAD_HEADER", f"The header's players {shown(players)} are not an object.")
+    for player_id, name in players.items():
+        try:
+            validate_player_id(player_id)
+            validate_player_name(name)
+        except ValueError:
+            raise ExportError("BAD_HEADER", f"The header names the player {shown(player_id)} {shown(name)}, "
+                                            f"which is not {ID_RULE} and {NAME_RULE}") from None
+    return dict(players)
 
 
 def _parse(number: int, line: bytes) -> dict[str, Any]:
@@ -134,6 +165,8 @@ def _check_seating(match_id: str, number: int, event: StoredEvent, id_field: str
     except ValueError:
         raise ExportError("BAD_PLAYER_ID", f"{where} has the player id {shown(event.data.get(id_field))}, "
                                            f"which is not {ID_RULE}") from None
+    if event.schema_version > 1 and name_field not in event.data:  # schema 2 seats by id only
+        return
     try:
         validate_player_name(event.data.get(name_field))
     except ValueError:

@@ -17,7 +17,8 @@ are untrusted and go through :func:`.untrusted.markup_text`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import click
 from rich.console import Console
@@ -34,21 +35,23 @@ from .replay_lines import Moment, left_on_table, line
 from .untrusted import markup_text
 
 
-def moments(stored: Sequence[StoredEvent]) -> Iterator[Moment]:
-    """Fold ``stored`` (a match's events, oldest first) one event at a time, keeping both sides."""
+def moments(stored: Sequence[StoredEvent], names: Mapping[str, str] | None = None) -> Iterator[Moment]:
+    """Fold ``stored`` (a match's events, oldest first) one event at a time, keeping both sides;
+    its players named by ``names``."""
     if not stored:
         return
     folded = FoldedMatch(stored[0].match_id)
     for record in stored:
         after = fold(folded, (record,))
-        yield Moment(record.version, decode(record), folded.state, after.state)
+        yield Moment(record.version, decode(record), folded.state, after.state, names or {})
         folded = after
 
 
-def describe(stored: Sequence[StoredEvent], reveal: bool, tr: Translator = ENGLISH) -> Iterator[str]:
+def describe(stored: Sequence[StoredEvent], reveal: bool, tr: Translator = ENGLISH,
+             names: Mapping[str, str] | None = None) -> Iterator[str]:
     """One line (rich markup) per moment worth showing; hands only when ``reveal``."""
     last: Moment | None = None
-    for moment in moments(stored):
+    for moment in moments(stored, names):
         text = line(moment, reveal, tr)
         if text:
             gap = "\n" if isinstance(moment.event, (ev.RoundDealt, ev.MatchWon, ev.MatchCancelled)) else ""
@@ -57,6 +60,13 @@ def describe(stored: Sequence[StoredEvent], reveal: bool, tr: Translator = ENGLI
     left = left_on_table(last) if last else ""
     if left:  # stopped mid-trick (--at)
         yield _version(last.version) + "  " + tr.gettext("on the table: {cards}", cards=left)
+
+
+def _names(ends: Any, stored: Sequence[StoredEvent]) -> dict[str, str]:
+    """The directory's names of the players the match seats."""
+    seated = [e.data[f] for e in stored if e.type in ("match_created", "player_joined")
+              for f in ("creator_id", "player_id") if isinstance(e.data.get(f), str)]
+    return ends.read_models.names(seated)
 
 
 def _version(version: int) -> str:
@@ -72,14 +82,15 @@ def replay(match_id: str, at: int | None, reveal: bool, lang: str) -> None:
     """Print MATCH round by round and trick by trick, with scores, raises and answers, timeouts,
     and how it ended (on score, resigned, abandoned, at the round limit, aborted, cancelled or expired)."""
     tr = terminal(lang)
-    everything = backends().store.read(match_id)  # read once: whether the match was won decides what shows
+    ends = backends()
+    everything = ends.store.read(match_id)  # read once: whether the match was won decides what shows
     if not everything:
         click.echo(tr.gettext("no match {match}", match=repr(match_id)), err=True)
         sys.exit(1)
     finished = any(e.type == "match_won" for e in everything)
     console = Console(highlight=False, emoji=False)  # names are shown as written, ":x:" included
     try:
-        for text in describe(everything[:at], reveal or finished, tr):
+        for text in describe(everything[:at], reveal or finished, tr, _names(ends, everything)):
             console.print(text)
     except (GapError, UnknownEventError) as error:  # a damaged stream: what came before it is shown
         console.print("[red]" + tr.gettext("cannot replay further: {error}", error=markup_text(error)) + "[/red] "

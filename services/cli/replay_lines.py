@@ -8,8 +8,8 @@ skipped. What a stream says (names, a deadline) is untrusted and goes through
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from shared.i18n import Translator
 from shared.rules import CancelReason, Ending, MatchState, Seat, WinReason, iso_utc
@@ -29,6 +29,7 @@ class Moment:
     event: ev.Event
     before: MatchState
     after: MatchState
+    names: Mapping[str, str] = field(default_factory=dict)  # player id -> name (the player directory's)
 
 
 def line(moment: Moment, reveal: bool, tr: Translator = ENGLISH) -> str:
@@ -48,9 +49,9 @@ def left_on_table(moment: Moment) -> str:
 # --- Pieces of a line -------------------------------------------------------------------
 
 
-def _name(state: MatchState, seat: Seat) -> str:
+def _name(moment: Moment, state: MatchState, seat: Seat) -> str:
     player = state.players[seat.index]
-    return name_text(player.name) if player else "?"
+    return name_text(moment.names.get(player.id, player.id)) if player else "?"
 
 
 def _hands(rnd: RoundState) -> str:
@@ -99,11 +100,11 @@ def _created(moment: Moment, reveal: bool, tr: Translator) -> str:
     custom = " [yellow]" + _("(custom)") + "[/yellow]" if state.custom else ""
     start = " · " + _("scores start {a}–{b}", a=state.scores[0], b=state.scores[1]) if state.custom else ""
     match = "[bold]" + _("Match {match}", match=markup_text(state.match_id)) + "[/bold]"
-    return f"{match}{custom} · A: {_name(state, Seat.A)}{start} · {markup_text(rules)}"
+    return f"{match}{custom} · A: {_name(moment, state, Seat.A)}{start} · {markup_text(rules)}"
 
 
 def _joined(moment: Moment, reveal: bool, tr: Translator) -> str:
-    return tr.gettext("{seat}: {name} joins", seat=_who(moment), name=_name(moment.after, moment.event.seat))
+    return tr.gettext("{seat}: {name} joins", seat=_who(moment), name=_name(moment, moment.after, moment.event.seat))
 
 
 def _dealt(moment: Moment, reveal: bool, tr: Translator) -> str:
@@ -188,7 +189,8 @@ def _deadline(event: ev.TurnTimedOut) -> str:
 
 def _cancelled(moment: Moment, reveal: bool, tr: Translator) -> str:
     if moment.event.reason is CancelReason.CREATOR:
-        return "[yellow]" + tr.gettext("Match cancelled by its creator") + "[/yellow] " + _name(moment.after, Seat.A)
+        creator = _name(moment, moment.after, Seat.A)
+        return "[yellow]" + tr.gettext("Match cancelled by its creator") + "[/yellow] " + creator
     return "[yellow]" + tr.gettext("Match cancelled: it expired") + "[/yellow]" + tr.gettext(", nobody joined in time")
 
 

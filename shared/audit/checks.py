@@ -130,20 +130,22 @@ _DECK = frozenset(DECK)
 
 def _check_identities(match_id: str, stored: Sequence[StoredEvent], events: Sequence[Event],
                       report: AuditReport) -> bool:
-    """The match created is ``match_id``, and each player seated has an id and a name the API accepts."""
+    """The match created is ``match_id``, and each player seated has an id (and, recorded in schema 1, a
+    name) the API accepts."""
     for record, event in zip(stored, events):
         if isinstance(event, ev.MatchCreated):
             if event.match_id != match_id:
                 report.fail(record.version, "identity", f"{event.type} creates another match: {event.match_id!r}")
                 return False
-            seated = (event.creator_id, event.creator_name)
+            seated = (event.creator_id, record.data.get("creator_name"))
         elif isinstance(event, ev.PlayerJoined):
-            seated = (event.player_id, event.player_name)
+            seated = (event.player_id, record.data.get("player_name"))
         else:
             continue
         try:
             validate_player_id(seated[0])
-            validate_player_name(seated[1])
+            if seated[1] is not None:  # schema 1 recorded the name: one the API accepts
+                validate_player_name(seated[1])
         except ValueError as error:
             report.fail(record.version, "identity", f"{event.type} seats a player the API would refuse: {error}")
             return False

@@ -118,10 +118,11 @@ def command_of(event: Event, at: int, lobby_seconds: int = 0) -> Command | None:
     if it is derived (a trick, a round's end, a win on score or by abandonment, a deal)."""
     if isinstance(event, ev.MatchCreated):
         start = event.start_scores if event.custom and (not event.decks or event.start_scores != (0, 0)) else None
-        return cmd.CreateMatch(event.match_id, event.creator_id, event.creator_name, event.rules,
-                               event.first_dealer, start, event.decks, private=event.private, capped=event.capped)
+        return cmd.CreateMatch(event.match_id, event.creator_id, event.rules, event.first_dealer, start,
+                               event.decks, private=event.private, capped=event.capped, rated=event.rated,
+                               bot_level=event.bot_level)
     if isinstance(event, ev.PlayerJoined):
-        return cmd.JoinMatch(event.player_id, event.player_name)
+        return cmd.JoinMatch(event.player_id)
     if isinstance(event, ev.CardPlayed):
         return cmd.PlayCard(event.seat, event.card)
     if isinstance(event, ev.TurnTimedOut):

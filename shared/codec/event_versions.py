@@ -20,6 +20,24 @@ from .upcasting import Upcasters
 
 UPCASTERS = Upcasters(EVENT_TYPES)
 
-# Every type is at version 1: no step yet. A field added with a default that old events
-# lack (match_created's private and capped, match_won's seed and reason) is read by that
-# default under version 1; see tests/golden/README.md for why those stayed version 1.
+# A field added with a default that old events lack (match_created's private and capped,
+# match_won's seed and reason) is read by that default under version 1; see
+# tests/golden/README.md for why those stayed version 1.
+
+
+@UPCASTERS.upcaster("match_created", from_version=1)
+def _match_created_names_out(data):
+    """Schema 2 seats the creator by id only (names are the player directory's, so a rename or
+    an erasure touches no event), and says whether the match is rated and the bot's level:
+    no match of schema 1 was rated, and none recorded a level."""
+    data.pop("creator_name", None)
+    data.setdefault("rated", False)
+    data.setdefault("bot_level", None)
+    return data
+
+
+@UPCASTERS.upcaster("player_joined", from_version=1)
+def _player_joined_names_out(data):
+    """Schema 2 seats the joiner by id only."""
+    data.pop("player_name", None)
+    return data

@@ -41,6 +41,7 @@ class InMemoryReadModels(GenerationWrites):
         self.parked = InMemoryParkedMatches()
         self.clocks = InMemoryClocks()
         self.feeds = InMemoryFeeds()
+        self.directory: dict[str, str] = {}  # player id -> name, the player directory of this process
 
     def generation(self) -> int:
         return self._pointer.generation
@@ -133,6 +134,10 @@ class InMemoryReadModels(GenerationWrites):
         with self._written:
             self._written.notify_all()
         return wrote
+
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The names ``directory`` holds of ``player_ids`` (tests fill it as registration would)."""
+        return {player_id: self.directory[player_id] for player_id in player_ids if player_id in self.directory}
 
     def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
         """The clock's index and the players' notices after a served write."""

@@ -188,6 +188,10 @@ class ReadSide(Protocol):
         rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
     ) -> bool: ...
 
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The player directory's names of ``player_ids`` (``shared.directory``; unknown ids left out)."""
+        ...
+
     def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
         """After a served write: index the match's clock (None: none runs) and append the
         players' notices, then wake their streams (the feeds' and the clock's writes: one round trip)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from shared import keys
 from shared.connect import is_cluster_client
+from shared.directory import names_in
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
@@ -158,6 +159,10 @@ class ReadModels(GenerationWrites):
             match_id, version, views, summary,
             replace_same_version=replace_same_version, clear_mark=clear_mark,
         )
+
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The player directory's names of ``player_ids``, in one round trip."""
+        return names_in(self._client, player_ids)
 
     def tell(self, match_id: str, deadline_ms: int | None, notices: Sequence[Telling]) -> None:
         """The clock's index and the players' notices after a served write, in one round trip

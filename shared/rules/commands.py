@@ -13,19 +13,19 @@ from .variants import Rules
 class CreateMatch:
     match_id: str
     creator_id: str
-    creator_name: str
     rules: Rules = Rules()
     first_dealer: Seat | None = None  # None: drawn from the randomness passed to decide
     start_scores: tuple[int, int] | None = None  # given at all: the match is custom
     decks: tuple[tuple[str, ...], ...] = ()
     private: bool = False  # unlisted: joined only with the invite its creator was given
     capped: bool = True  # R33's round cap applies; only the audit, re-deciding an older match, says False
+    rated: bool = False  # counts for the players' ratings
+    bot_level: str | None = None  # the built-in bot's level, when it is seated at creation
 
 
 @dataclass(frozen=True)
 class JoinMatch:
     player_id: str
-    player_name: str
 
 
 @dataclass(frozen=True)

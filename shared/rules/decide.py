@@ -69,11 +69,11 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
         raise SetupError("decks", error.template, **error.params) from None
     first_dealer = command.first_dealer or _need(chance).first_dealer()
     return ev.MatchCreated(
-        match_id=command.match_id, creator_id=command.creator_id, creator_name=command.creator_name,
+        match_id=command.match_id, creator_id=command.creator_id,
         rules=command.rules, first_dealer=first_dealer, start_scores=start_scores,
         decks=decks, custom=bool(decks) or command.start_scores is not None,
         seed_commitment=chance.commitment if chance else None,
-        private=command.private, capped=command.capped,
+        private=command.private, capped=command.capped, rated=command.rated, bot_level=command.bot_level,
     )
 
 
@@ -86,7 +86,7 @@ def _join(state: MatchState, command: JoinMatch, chance: Chance | None) -> list[
         raise RuleError(RuleCode.ALREADY_SEATED, "You are already seated in this match.")
     if state.status is not Status.WAITING:
         raise RuleError(RuleCode.MATCH_FULL, "Both seats of this match are taken.")
-    joined = ev.PlayerJoined(Seat.B, command.player_id, command.player_name)
+    joined = ev.PlayerJoined(Seat.B, command.player_id)
     return [joined, _deal(evolve(state, joined), state.first_dealer, chance)]
 
 

@@ -18,8 +18,7 @@ class Event:
 @dataclass(frozen=True)
 class MatchCreated(Event):
     match_id: str
-    creator_id: str
-    creator_name: str
+    creator_id: str  # the creator's name is the player directory's (schema 1 recorded it here)
     rules: Rules
     first_dealer: Seat
     start_scores: tuple[int, int]
@@ -28,14 +27,15 @@ class MatchCreated(Event):
     seed_commitment: str | None = None  # SHA-256 of the secret seed the deals derive from
     private: bool = False  # unlisted (added later: older events read as public); the invite is never recorded
     capped: bool = False  # R33's round cap applies: every match created since R33 (older ones never had one)
+    rated: bool = False  # counts for the players' ratings (schema 1: never)
+    bot_level: str | None = None  # the built-in bot's level in a match against it; None: no bot seated at creation
     type: ClassVar[str] = "match_created"
 
 
 @dataclass(frozen=True)
 class PlayerJoined(Event):
     seat: Seat
-    player_id: str
-    player_name: str
+    player_id: str  # the name is the player directory's (schema 1 recorded it here)
     type: ClassVar[str] = "player_joined"
 
 

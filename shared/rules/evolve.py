@@ -37,7 +37,7 @@ def replay(events: Iterable[ev.Event], state: MatchState = INITIAL) -> MatchStat
 def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
     return MatchState(
         match_id=e.match_id, status=Status.WAITING, rules=e.rules,
-        players=(Player(e.creator_id, e.creator_name), None), scores=e.start_scores,
+        players=(Player(e.creator_id), None), scores=e.start_scores,
         first_dealer=e.first_dealer, decks=e.decks, seed_commitment=e.seed_commitment,
         # Recorded ``custom`` says the creator chose decks or start scores; a short clock or
         # target is custom too, said of matches recorded before that rule as well.
@@ -46,7 +46,7 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
 
 
 def _player_joined(state: MatchState, e: ev.PlayerJoined) -> MatchState:
-    players = with_seat(state.players, e.seat, Player(e.player_id, e.player_name))
+    players = with_seat(state.players, e.seat, Player(e.player_id))
     return copy_with(state, players=players, status=Status.PLAYING)
 
 

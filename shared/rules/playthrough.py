@@ -62,7 +62,7 @@ def play_random_match(
     """
     chance = chance or RandomChance(rng)
     now, state, recorded = START_MS, INITIAL, []
-    for command in (CreateMatch("m", "p1", "alice", rules, decks=decks), JoinMatch("p2", "bob")):
+    for command in (CreateMatch("m", "p1", rules, decks=decks), JoinMatch("p2")):
         state, events = step(state, command, chance, now)
         recorded += events
     for _ in range(max_actions):

@@ -110,8 +110,10 @@ def with_seat(pair: tuple, seat: Seat, value: object) -> tuple:
 
 @dataclass(frozen=True)
 class Player:
+    """Who holds a seat: an id. Names are the player directory's, served beside the id, so a
+    rename or an erasure changes no recorded event."""
+
     id: str
-    name: str
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ where it lay in round 1.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,20 +27,27 @@ Audience = Seat | None  # a seat, or None: a spectator (or a player not seated i
 Cards = tuple[str | None, ...]  # cards as shown: None where one is hidden
 
 
-def view(state: MatchState, seat: Audience, reveal: bool = False) -> dict[str, Any]:
+Names = Mapping[str, str]  # each player id's name as served (the player directory's: the engine holds ids)
+
+
+def view(state: MatchState, seat: Audience, reveal: bool = False, names: Names | None = None) -> dict[str, Any]:
     """A JSON-ready view shaped as the HTTP API's match view (without id and version).
 
     ``reveal`` adds both hands: for replaying a finished match, where nothing is secret.
+    ``names``: the seated players' names (a player missing from it is shown with none).
     """
-    return views(state, (seat,), reveal)[0]
+    return views(state, (seat,), reveal, names)[0]
 
 
-def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False) -> list[dict[str, Any]]:
+def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False,
+          names: Names | None = None) -> list[dict[str, Any]]:
     """:func:`view` for each of ``audiences``; what every audience sees alike is built once, and
     the views share it (the projector writes three views of every match it catches up)."""
     rules, scores, fairness = state.rules.to_dict(), _by_seat(state.scores), {
         "seed_commitment": state.seed_commitment, "seed": state.seed}
-    players = {s.value: (None if p is None else {"id": p.id, "name": p.name}) for s, p in zip(SEATS, state.players)}
+    named = names or {}
+    players = {s.value: (None if p is None else {"id": p.id, "name": named.get(p.id)})
+               for s, p in zip(SEATS, state.players)}
     last_round = _last_round(state.last_round) if state.last_round else None
     clock, ended_by = _clock(state), state.ended_by.value if state.ended_by else None
     shown = []
@@ -80,12 +87,13 @@ def _clock(state: MatchState) -> dict[str, Any] | None:
     }
 
 
-def replay_view(then: MatchState, seat: Audience, now: MatchState) -> dict[str, Any]:
-    """The match as it stood at an earlier version (``then``), as ``seat`` may see it ``now``.
+def replay_view(then: MatchState, seat: Audience, now: MatchState, names: Names | None = None) -> dict[str, Any]:
+    """The match as it stood at an earlier version (``then``), as ``seat`` may see it ``now``
+    (its players named as ``names`` says today: a replay shows a rename, and never an erased name).
 
     Both hands show once the match is finished: a replay of a won match hides nothing.
     """
-    return view(then, seat, reveal=now.status is Status.FINISHED)
+    return view(then, seat, reveal=now.status is Status.FINISHED, names=names)
 
 
 def _by_seat(pair: tuple) -> dict[str, Any]:

@@ -57,7 +57,7 @@ def void_match(match_id: str, rounds: int, target: int = 100) -> list[Event]:
     chance = PairedChance(paired_deck())
     state, recorded = INITIAL, []
     rules = Rules(target=target, turn_seconds=WEEK)
-    for command in (CreateMatch(match_id, "p1", "alice", rules, Seat.B), JoinMatch("p2", "bob")):
+    for command in (CreateMatch(match_id, "p1", rules, Seat.B), JoinMatch("p2")):
         state, events = step(state, command, chance)
         recorded += events
     while not state.status.over and state.rounds_dealt <= rounds:  # the last void round deals the next one

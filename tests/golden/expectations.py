@@ -6,7 +6,7 @@ so fields later added to a view do not break the corpus, and a changed or lost o
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -25,15 +25,17 @@ def replay_versions(count: int) -> list[int]:
     return sorted({v for v in (1, 2, 3, count // 4, count // 2, 3 * count // 4, count - 1, count) if 1 <= v <= count})
 
 
-def expectation(match_id: str, stored: Sequence[StoredEvent], versions: Sequence[int]) -> dict[str, Any]:
-    """The match's final read models and its replays at ``versions``, as plain JSON values."""
+def expectation(match_id: str, stored: Sequence[StoredEvent], versions: Sequence[int],
+                names: Mapping[str, str]) -> dict[str, Any]:
+    """The match's final read models and its replays at ``versions``, as plain JSON values, its
+    players named by ``names`` (as the export names them: the import's player directory)."""
     now = fold(FoldedMatch(match_id), stored)
-    models = read_models_of(now)
+    models = read_models_of(now, names)
     replays = {}
     for version in versions:
         then = fold(FoldedMatch(match_id), stored[:version])
         replays[str(version)] = {audience: {"id": match_id, "version": version,
-                                            **replay_view(then.state, seat, now.state)}
+                                            **replay_view(then.state, seat, now.state, names)}
                                  for audience, seat in REPLAY_AUDIENCES.items()}
     return _plain({
         "match_id": match_id,

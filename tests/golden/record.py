@@ -21,7 +21,7 @@ from shared.audit import audit_events
 from shared.codec.event_versions import UPCASTERS
 
 from .expectations import expectation, replay_versions
-from .scenarios import SCENARIOS, Scenario, Table, play
+from .scenarios import PLAYERS, SCENARIOS, Scenario, Table, play
 
 GOLDEN = Path(__file__).parent
 MANIFEST = "MANIFEST.json"
@@ -47,8 +47,10 @@ def record_match(folder: Path, number: int, scenario: Scenario, table: Table, ma
     if not report.ok:
         raise SystemExit(f"{scenario.name}: the audit fails: {report.failures[0]}")
     stem = f"{number:02d}-{scenario.name}"
-    (folder / f"{stem}.jsonl").write_bytes(b"".join(export_lines(match_id, stored)))
-    expected = expectation(match_id, stored, replay_versions(len(stored)))
+    seated = {event.data[field] for event in stored for field in ("creator_id", "player_id") if field in event.data}
+    names = {player.id: player.name for player in PLAYERS if player.id in seated}  # the directory's, in the header
+    (folder / f"{stem}.jsonl").write_bytes(b"".join(export_lines(match_id, stored, names=names)))
+    expected = expectation(match_id, stored, replay_versions(len(stored)), names)
     (folder / f"{stem}.expected.json").write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n")
     spectator = expected["views"]["spectator"]
     ending = spectator.get("ended_by") or spectator["status"]

@@ -55,7 +55,7 @@ def test_a_recorded_match_imports_audits_and_folds_as_recorded(path: Path):
     assert report.ok, report.failures
 
     recorded = json.loads(path.with_name(path.name.replace(".jsonl", ".expected.json")).read_text())
-    today = expectation(exported.match_id, exported.events, [int(v) for v in recorded["replays"]])
+    today = expectation(exported.match_id, exported.events, [int(v) for v in recorded["replays"]], exported.names)
     assert missing(recorded, today) == []
 
 

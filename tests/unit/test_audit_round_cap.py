@@ -30,9 +30,9 @@ def _void_round(state: MatchState, chance: SeededChance) -> list[ev.Event]:
 def played(rules: Rules, void_rounds: int, resign: bool = False) -> list[ev.Event]:
     """A match dealt from fixture decks (so the seed only commits), with ``void_rounds`` played."""
     chance = SeededChance("ab" * 32)
-    create = CreateMatch("m", "p1", "alice", rules, Seat.B, None, (SPOILING_DECK,) * max(void_rounds, 1))
+    create = CreateMatch("m", "p1", rules, Seat.B, None, (SPOILING_DECK,) * max(void_rounds, 1))
     events = decide(MatchState(), create, chance)
-    events += decide(replay(events), JoinMatch("p2", "bob"), chance)
+    events += decide(replay(events), JoinMatch("p2"), chance)
     for _ in range(void_rounds):
         events += _void_round(replay(events), chance)
     if resign:
@@ -80,9 +80,9 @@ def _recorded_before_r33(events: list[ev.Event]) -> list[ev.Event]:
 
 def test_a_match_recorded_before_r33_plays_past_the_cap_and_audits():
     chance = SeededChance("ab" * 32)
-    create = CreateMatch("m", "p1", "alice", Rules(target=1), Seat.B, None, (SPOILING_DECK,) * 6)
+    create = CreateMatch("m", "p1", Rules(target=1), Seat.B, None, (SPOILING_DECK,) * 6)
     events = _recorded_before_r33(decide(MatchState(), create, chance))
-    events += decide(replay(events), JoinMatch("p2", "bob"), chance)
+    events += decide(replay(events), JoinMatch("p2"), chance)
     for _ in range(5):  # one past 4 x target
         events += _void_round(replay(events), chance)
     state = replay(events)
@@ -93,9 +93,9 @@ def test_a_match_recorded_before_r33_plays_past_the_cap_and_audits():
 
 def test_a_private_match_audits():
     chance = SeededChance("ab" * 32)
-    create = CreateMatch("m", "p1", "alice", Rules(), Seat.B, None, (SPOILING_DECK,), private=True)
+    create = CreateMatch("m", "p1", Rules(), Seat.B, None, (SPOILING_DECK,), private=True)
     events = decide(MatchState(), create, chance)
-    events += decide(replay(events), JoinMatch("p2", "bob"), chance)
+    events += decide(replay(events), JoinMatch("p2"), chance)
     assert events[0].private and events[0].capped
     report = audit_events("m", stored(events))
     assert report.ok, report.failures

@@ -52,9 +52,9 @@ class Timed:
     def __init__(self, seed: int = 5, join: bool = True) -> None:
         self.chance = SeededChance(f"{seed:064x}")
         self.state, self.batches, self.now = INITIAL, [], T0
-        self.record(CreateMatch("m", "p1", "alice", RULES), T0)
+        self.record(CreateMatch("m", "p1", RULES), T0)
         if join:
-            self.later(JoinMatch("p2", "bob"))
+            self.later(JoinMatch("p2"))
 
     def record(self, command, at: int, events: list[ev.Event] | None = None) -> list[ev.Event]:
         """Store ``events`` (default: what ``decide`` says for ``command``) at ``at``."""

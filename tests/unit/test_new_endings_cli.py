@@ -12,8 +12,8 @@ from shared.rules import Ending, MatchState, Rules, Seat, Status, WinReason, rep
 from shared.rules import events as ev
 from shared.rules.state import RoundEnd, RoundSummary, copy_with
 
-CREATED = ev.MatchCreated("m", "p1", "alice", Rules(), Seat.B, (0, 0), (), False)
-PLAYING = replay([CREATED, ev.PlayerJoined(Seat.B, "p2", "bob")])
+CREATED = ev.MatchCreated("m", "p1", Rules(), Seat.B, (0, 0), (), False)
+PLAYING = replay([CREATED, ev.PlayerJoined(Seat.B, "p2")])
 
 
 def _view(ended_by: str, winner: str = "A") -> dict:

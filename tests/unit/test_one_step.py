@@ -116,13 +116,13 @@ def test_the_guard_lets_the_step_through():
 
 
 def _joined() -> Step:
-    created = step(INITIAL, CreateMatch("m", "p1", "alice", first_dealer=Seat.B), random.Random(1), 1_000)
-    return step(created.state, JoinMatch("p2", "bob"), random.Random(2), 2_000)
+    created = step(INITIAL, CreateMatch("m", "p1", first_dealer=Seat.B), random.Random(1), 1_000)
+    return step(created.state, JoinMatch("p2"), random.Random(2), 2_000)
 
 
 def test_a_step_is_the_command_decided_and_its_events_folded():
-    state = clocked(replay(decide(INITIAL, CreateMatch("m", "p1", "alice", first_dealer=Seat.B))), 1_000)
-    events = decide(state, JoinMatch("p2", "bob"), random.Random(2))
+    state = clocked(replay(decide(INITIAL, CreateMatch("m", "p1", first_dealer=Seat.B))), 1_000)
+    events = decide(state, JoinMatch("p2"), random.Random(2))
     assert _joined() == Step(clocked(replay(events, state), 2_000), events)
 
 
@@ -147,5 +147,5 @@ def test_a_timeout_is_judged_by_the_clock_the_state_carries():
 def test_a_refused_step_records_nothing():
     joined = _joined().state
     with pytest.raises(RuleError) as refused:
-        step(joined, JoinMatch("p3", "carol"))
+        step(joined, JoinMatch("p3"))
     assert refused.value.code is RuleCode.MATCH_FULL

@@ -97,9 +97,10 @@ class Table:
         top = " ".join(a + " " + b for a, b in zip(ROUND_1["A"].split(), ROUND_1["B"].split())) if redeal else ""
         decks = (deck_for(first["B"], first["A"], top), deck_for(ROUND_2["A"], ROUND_2["B"]))
         self.state, self.events = MatchState(), []
-        self._apply(CreateMatch("m1", "p-a", names[0], rules, Seat.B, None, decks))
+        self.names = {"p-a": names[0], "p-b": names[1]}  # the player directory (the events seat by id)
+        self._apply(CreateMatch("m1", "p-a", rules, Seat.B, None, decks))
         if join:
-            self._apply(JoinMatch("p-b", names[1]))
+            self._apply(JoinMatch("p-b"))
         if redeal:
             self.play("A propose_redeal", "B accept")
 
@@ -132,6 +133,7 @@ class Table:
     def store(self) -> InMemoryEventStore:
         store = InMemoryEventStore()
         store.append("m1", [encode(event) for event in self.events], 0)
+        store.directory = self.names  # what the replay's read side names the players by
         return store
 
 
@@ -139,7 +141,9 @@ class Table:
 def replay_of(monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
     """What ``truc replay m1 [options]`` prints for a store, and its exit code checked."""
     def run(store: InMemoryEventStore, *options: str, exit_code: int = 0) -> str:
-        monkeypatch.setattr(replay_cli, "backends", lambda: SimpleNamespace(store=store))
+        directory = getattr(store, "directory", {})
+        read_models = SimpleNamespace(names=lambda ids: {i: directory[i] for i in ids if i in directory})
+        monkeypatch.setattr(replay_cli, "backends", lambda: SimpleNamespace(store=store, read_models=read_models))
         result = CliRunner().invoke(replay_cli.replay, ["m1", *options], env={"COLUMNS": "300"},
                                     catch_exceptions=False)
         assert result.exit_code == exit_code, result.output

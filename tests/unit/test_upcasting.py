@@ -13,12 +13,12 @@ from shared.eventstore import StoredEvent
 from shared.rules import EVENT_TYPES, Rules, Seat
 from shared.rules.events import MatchCreated, PlayerJoined
 
-JOINED = PlayerJoined(Seat.B, "bob-id", "bob")
+JOINED = PlayerJoined(Seat.B, "bob-id")
 # player_joined as three imagined versions: "player" (1), then "id" (2), then today's "player_id" (3).
 AS_RECORDED = {
-    1: {"seat": "B", "player": "bob-id", "player_name": "bob"},
-    2: {"seat": "B", "id": "bob-id", "player_name": "bob"},
-    3: {"seat": "B", "player_id": "bob-id", "player_name": "bob"},
+    1: {"seat": "B", "player": "bob-id"},
+    2: {"seat": "B", "id": "bob-id"},
+    3: {"seat": "B", "player_id": "bob-id"},
 }
 
 
@@ -70,11 +70,14 @@ def test_a_version_newer_than_the_chain_is_refused_clearly(three_versions):
 
 def test_data_a_step_cannot_read_is_refused_as_unreadable(three_versions):
     with pytest.raises(UnknownEventError, match="player_joined schema 1 cannot be upcast"):
-        decode(_stored(1, {"seat": "B", "player_name": "bob"}))  # no "player" to rename
+        decode(_stored(1, {"seat": "B"}))  # no "player" to rename
 
 
-def test_todays_codec_writes_version_1_of_every_type_and_refuses_version_2():
-    assert {name: current_version(name) for name in EVENT_TYPES} == dict.fromkeys(EVENT_TYPES, 1)
+def test_todays_codec_writes_schema_2_of_the_events_that_seat_players_1_of_the_others_and_refuses_newer():
+    seating = {"match_created": 2, "player_joined": 2}
+    assert {name: current_version(name) for name in EVENT_TYPES} == {**dict.fromkeys(EVENT_TYPES, 1), **seating}
+    with pytest.raises(UnknownEventError, match="player_joined schema 3 is unknown"):
+        decode(_stored(3, {"seat": "B", "player_id": "bob-id"}))
     with pytest.raises(UnknownEventError, match="card_played schema 2 is unknown"):
         decode(_stored(2, {"seat": "A", "card": "1E"}, "card_played"))
 
@@ -104,8 +107,27 @@ def test_a_module_registering_a_gapped_chain_fails_to_import(tmp_path):
     assert "gapped_steps" not in sys.modules
 
 
+def test_schema_1_of_the_seating_events_reads_as_schema_2_by_id_only_unrated_and_with_no_bot_level():
+    created = MatchCreated("m", "alice-id", Rules(), Seat.B, (0, 0), (), False, None, True, True)
+    schema_1 = {name: value for name, value in encode(created).data.items() if name not in ("rated", "bot_level")}
+    schema_1["creator_name"] = "alice"
+    assert decode(StoredEvent("m", 1, "match_created", 1, 0, schema_1)) == created
+    joined = {"seat": "B", "player_id": "bob-id", "player_name": "bob"}
+    assert decode(StoredEvent("m", 2, "player_joined", 1, 0, joined)) == JOINED
+    assert "player_name" in joined  # the stored data stays as recorded
+
+
+def test_schema_2_records_no_name_and_the_new_fields():
+    written = encode(MatchCreated("m", "alice-id", Rules(), Seat.B, (0, 0), (), False, bot_level="medium"))
+    assert written.schema_version == 2 and "creator_name" not in written.data
+    assert (written.data["rated"], written.data["bot_level"]) == (False, "medium")
+    assert encode(JOINED).data == {"seat": "B", "player_id": "bob-id"}
+
+
 def test_a_version_1_match_created_from_before_private_and_capped_reads_by_their_defaults():
-    written = encode(MatchCreated("m", "alice-id", "alice", Rules(), Seat.B, (0, 0), (), False, None, True, True))
-    older = {name: value for name, value in written.data.items() if name not in ("private", "capped")}
+    written = encode(MatchCreated("m", "alice-id", Rules(), Seat.B, (0, 0), (), False, None, True, True))
+    later = ("private", "capped", "rated", "bot_level")
+    older = {name: value for name, value in written.data.items() if name not in later}
+    older["creator_name"] = "alice"
     created = decode(StoredEvent("m", 1, "match_created", 1, 0, older))
     assert (created.private, created.capped) == (False, False)  # public, and no round cap: what those matches were

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from shared.bot import BOT_LEVEL, BOT_PLAYER_ID
 from shared.fold import FoldedMatch
 from shared.ids import new_id
 from shared.rules import CreateMatch, Seat, step
@@ -28,7 +29,8 @@ def create(
         raise AlreadySeatedError(player.id)
     match = FoldedMatch(match_id or new_id())
     chance = SeededChance.new()
-    stepped = step(match.state, CreateMatch(match.match_id, player.id, player.name, **options), chance)
+    bot_level = BOT_LEVEL if opponent is not None and opponent.id == BOT_PLAYER_ID else None
+    stepped = step(match.state, CreateMatch(match.match_id, player.id, **options, bot_level=bot_level), chance)
     matches.chances.keep(match.match_id, chance)
     created = record(matches, match, stepped, Seat.A)
     if opponent is None:

@@ -27,7 +27,7 @@ def join(
     def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
         if not shown_to(match.state, player) and not admits(matches, match_id, invite):
             raise MatchNotFoundError(match_id)
-        stepped = step(match.state, JoinMatch(player.id, player.name), matches.chances.of(match_id))
+        stepped = step(match.state, JoinMatch(player.id), matches.chances.of(match_id))
         if match.state.custom and not accept_custom:
             raise CustomTermsError(len(match.state.decks), _start_scores(match.state), *_short_terms(match.state.rules))
         return record(matches, match, stepped, Seat.B)

@@ -8,7 +8,7 @@ from shared.identity import validate_player_id
 from shared.readmodels.generations import Pointer
 from shared.readmodels.player_feeds import notices_of
 from shared.readmodels.port import ReadSide
-from shared.readmodels.projection import MatchReadModels, read_models_of
+from shared.readmodels.projection import MatchReadModels, read_models_of, seated_ids
 from shared.readmodels.rated_results import rated_result_of
 from shared.rules import deadline
 
@@ -29,7 +29,7 @@ def publish_live(
     changed, after it (``player_feeds``).
     """
     pointer = readmodels.pointer() if pointer is None else pointer
-    models = read_models_of(projection)  # once, for both generations
+    models = named_read_models(readmodels, projection)  # once, for both generations
     if pointer.building is not None:
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
                generation=pointer.building, clear_mark=False)
@@ -51,8 +51,13 @@ def publish(
     ``clear_mark``: clear the match's unprojected mark up to the projection's version.
     """
     generation = readmodels.generation() if generation is None else generation
-    return _write(readmodels, projection, read_models_of(projection), relist=relist,
+    return _write(readmodels, projection, named_read_models(readmodels, projection), relist=relist,
                   replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark)[0]
+
+
+def named_read_models(readmodels: ReadSide, projection: FoldedMatch) -> MatchReadModels:
+    """The match's read models, its players named as the directory names them now."""
+    return read_models_of(projection, readmodels.names(seated_ids(projection.state)))
 
 
 def _write(

@@ -14,7 +14,8 @@ def test_many_viewers_of_a_change_cost_one_read_and_one_render_per_audience(monk
         reads.append(match_id)
         return FoldedMatch(match_id, next(versions), INITIAL)
 
-    monkeypatch.setattr("services.api.feeds.view_message", lambda folded, seat: renders.append(seat) or b"view")
+    monkeypatch.setattr("services.api.feeds.view_message", 
+                        lambda folded, seat, names=None: renders.append(seat) or b"view")
     feed = MatchFeed("m1", load)
     for _ in range(500):
         folded = feed.current()

@@ -25,8 +25,8 @@ def _store(store: RedisEventStore, match_id: str, events: list[Event]) -> None:
 def puppet_resigns_at_once(match_id: str) -> list[Event]:
     """The farm: the puppet creates, the main account joins, the puppet resigns at its first chance."""
     rng = random.Random(7)
-    events = decide(MatchState(), CreateMatch(match_id, "p-puppet", "puppet", Rules(), Seat.B), rng)
-    events += decide(replay(events), JoinMatch("p1", "alice"), rng)
+    events = decide(MatchState(), CreateMatch(match_id, "p-puppet", Rules(), Seat.B), rng)
+    events += decide(replay(events), JoinMatch("p1"), rng)
     return events + decide(replay(events), Resign(Seat.A), rng)
 
 

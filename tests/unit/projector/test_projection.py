@@ -41,7 +41,8 @@ def test_folding_a_match_in_any_two_steps_gives_the_engine_views(seed: int) -> N
 
 def test_the_summary_tells_the_lobby_what_anyone_may_see() -> None:
     events = random_match(3, "m1")
-    models = read_models_of(fold(FoldedMatch("m1"), stored("m1", events, at=1_767_225_600_000)))
+    names = {"p1": "alice", "p2": "bob"}  # the player directory's: the events seat by id
+    models = read_models_of(fold(FoldedMatch("m1"), stored("m1", events, at=1_767_225_600_000)), names)
     spectator = models.views["spectator"]
     assert models.summary == {
         "id": "m1", "status": "finished", "version": len(events),

@@ -51,9 +51,9 @@ def started_events(
     """The events of a match whose round 1 deals ``a`` to seat A and ``b`` to seat B."""
     hands = {Seat.A: a, Seat.B: b}
     deck = deck_for(hands[dealer], hands[dealer.other], top)
-    create = CreateMatch("m1", "p-a", "alice", rules, dealer, scores, (deck, *later_decks))
+    create = CreateMatch("m1", "p-a", rules, dealer, scores, (deck, *later_decks))
     created = decide(MatchState(), create)
-    return created + decide(replay(created), JoinMatch("p-b", "bob"))
+    return created + decide(replay(created), JoinMatch("p-b"))
 
 
 def started(a: str, b: str, **options) -> MatchState:
@@ -105,4 +105,4 @@ def timed_out(state: MatchState, seat: Seat, now_ms: int) -> MatchState:
 
 def waiting_at(at_ms: int) -> MatchState:
     """A match created at ``at_ms`` by alice (seat A), waiting for its second player."""
-    return clocked(replay(decide(MatchState(), CreateMatch("m1", "p-a", "alice", Rules(), Seat.B))), at_ms)
+    return clocked(replay(decide(MatchState(), CreateMatch("m1", "p-a", Rules(), Seat.B))), at_ms)

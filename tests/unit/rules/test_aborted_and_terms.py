@@ -60,7 +60,7 @@ def test_a_match_won_on_score_in_round_1_is_not_aborted():
 
 
 def created(rules: Rules) -> MatchState:
-    return replay(decide(MatchState(), CreateMatch("m1", "p-a", "alice", rules, Seat.B)))
+    return replay(decide(MatchState(), CreateMatch("m1", "p-a", rules, Seat.B)))
 
 
 @pytest.mark.parametrize(("rules", "custom"), [
@@ -78,7 +78,7 @@ def test_a_short_clock_or_a_small_target_is_custom_terms(rules, custom):
 
 
 def test_an_old_match_recorded_not_custom_with_a_five_second_clock_is_custom_when_folded():
-    recorded = ev.MatchCreated("m1", "p-a", "alice", Rules(turn_seconds=5), Seat.B, (0, 0), (), custom=False)
+    recorded = ev.MatchCreated("m1", "p-a", Rules(turn_seconds=5), Seat.B, (0, 0), (), custom=False)
     state = replay([recorded])
     assert state.custom and view(state, Seat.A)["custom"]
 

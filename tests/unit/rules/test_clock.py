@@ -51,7 +51,7 @@ def test_turn_seconds_is_a_variant_from_five_seconds_to_a_week_recorded_at_creat
             Rules.from_mapping({"turn_seconds": wrong})
         assert refused.value.key == "turn_seconds"
     rules = Rules.from_mapping({"turn_seconds": 30})
-    created = decide(MatchState(), CreateMatch("m", "p", "alice", rules, Seat.A))[0]
+    created = decide(MatchState(), CreateMatch("m", "p", rules, Seat.A))[0]
     assert created.rules.turn_seconds == 30
 
 

@@ -96,7 +96,7 @@ def test_seating_codes():
     state = started("7C 8C KC", "JH QH AH")
     for player, code in (("p-a", RuleCode.ALREADY_SEATED), ("p-c", RuleCode.MATCH_FULL)):
         with pytest.raises(RuleError) as error:
-            decide(state, JoinMatch(player, "carol"))
+            decide(state, JoinMatch(player))
         assert error.value.code is code
 
 

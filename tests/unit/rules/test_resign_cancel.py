@@ -83,7 +83,7 @@ def test_the_creator_cancels_a_waiting_match_and_it_is_over_for_everything():
     assert state.status is Status.CANCELLED and state.status.over and state.winner is None
     for command in (Cancel(Seat.A), Resign(Seat.A), ExpireLobby(T0 + 10 * HOUR * 1000, HOUR)):
         assert refused(state, command) is RuleCode.MATCH_OVER
-    assert refused(state, JoinMatch("p-b", "bob")) is RuleCode.MATCH_OVER
+    assert refused(state, JoinMatch("p-b")) is RuleCode.MATCH_OVER
     assert legal_actions(state, Seat.A) == []
 
 
@@ -112,7 +112,7 @@ def test_the_lobby_expires_a_match_nobody_joined_within_lobby_seconds():
 
 def test_a_match_someone_joined_never_expires():
     waiting = waiting_at(T0)
-    joined = clocked(replay(decide(waiting, JoinMatch("p-b", "bob"), random.Random(0)), waiting), T0 + 1_000)
+    joined = clocked(replay(decide(waiting, JoinMatch("p-b"), random.Random(0)), waiting), T0 + 1_000)
     assert refused(joined, ExpireLobby(T0 + 10 * HOUR * 1000, HOUR)) is RuleCode.MATCH_STARTED
 
 
