@@ -41,7 +41,7 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
         first_dealer=e.first_dealer, decks=e.decks, seed_commitment=e.seed_commitment,
         # Recorded ``custom`` says the creator chose decks or start scores; a short clock or
         # target is custom too, said of matches recorded before that rule as well.
-        custom=e.custom or e.rules.custom_terms, private=e.private, capped=e.capped,
+        custom=e.custom or e.rules.custom_terms, private=e.private, capped=e.capped, rated=e.rated,
     )
 
 
