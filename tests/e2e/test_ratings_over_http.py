@@ -121,7 +121,8 @@ def _paired(stack, first, second):
     told = _paired_notice(stack, first, one.body["id"])
     match = view(stack, told["match_id"], None)
     seats = {seat: first if match["players"][seat]["id"] == first.id else second for seat in ("A", "B")}
-    assert match["status"] == "playing" and match["rated"] is True and {s.id for s in seats.values()} == {first.id, second.id}
+    assert match["status"] == "playing" and match["rated"] is True
+    assert {seated.id for seated in seats.values()} == {first.id, second.id}
     return told["match_id"], seats
 
 
