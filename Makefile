@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench.rules_engine
 	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.archive_size
+	$(VENV)/bin/python -m bench.ratings
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
 

@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const W = 640, H = 260, PAD = 36;
+const W = 640, H = 260, PAD = 44;
 
 async function getJson(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
@@ -22,7 +22,7 @@ async function showBoard() {
   $("board").hidden = false;
   $("board-empty").hidden = players.length > 0;
   $("board-rows").replaceChildren(...players.map((row) => {
-    const link = Object.assign(document.createElement("a"), { href: `/ratings/${encodeURIComponent(row.id)}`,
+    const link = Object.assign(document.createElement("a"), { href: `/ratings/${encodeURIComponent(row.id)}${location.search}`,
                                                              textContent: row.name, dir: "auto" });
     const figures = Object.assign(document.createElement("span"), {
       className: "figures",
@@ -54,7 +54,7 @@ function drawChart(points) {
   chart.append(svg("polygon", { points: [...upper, ...lower].join(" "), class: "band" }));
   chart.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.value)}`).join(" "), class: "line" }));
   for (const v of [low, (low + high) / 2, high]) {
-    const label = svg("text", { x: 4, y: y(v) + 4, class: "axis" });
+    const label = svg("text", { x: PAD - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" });
     label.textContent = String(Math.round(v));
     chart.append(label);
   }
