@@ -74,7 +74,7 @@ class MatchCreateSchema(Schema):
                                    validate=validate.Length(equal=DECK_CARDS)), validate=validate.Length(max=64))
     private = fields.Boolean(load_default=False, metadata={
         "description": "Not listed in the lobby, and joined only with the `invite` the creator's view carries."})
-    rated = fields.Boolean(metadata={
+    rated = fields.Boolean(truthy={True}, falsy={False}, metadata={
         "description": "A rated challenge: its result moves both players' Glicko-2 ratings. Never with custom "
                        "terms (decks, start scores, a short clock or a small target) nor against the bot."})
 
@@ -108,7 +108,7 @@ def unratable(data: dict) -> bool:
 
 
 class SeekSchema(Schema):
-    rated = fields.Boolean(required=True, metadata={"description": "Pair only with rated seeks (true) or "
+    rated = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={"description": "Pair only with rated seeks (true) or "
                                                                    "unrated ones (false)."})
     rules = RulesField(load_default=Rules, metadata={"description": "Variant keys; `turn_seconds` is the clock."})
 
