@@ -108,8 +108,8 @@ def unratable(data: dict) -> bool:
 
 
 class SeekSchema(Schema):
-    rated = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={"description": "Pair only with rated seeks (true) or "
-                                                                   "unrated ones (false)."})
+    rated = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
+        "description": "Pair only with rated seeks (true) or unrated ones (false)."})
     rules = RulesField(load_default=Rules, metadata={"description": "Variant keys; `turn_seconds` is the clock."})
 
     @validates_schema
