@@ -202,3 +202,8 @@ def test_rated_matches_by_challenge_and_pairing_give_the_ratings_of_an_independe
                              env=stack.env, cwd=ROOT, capture_output=True, timeout=300, text=True)
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
     assert _served(stack, players) == served
+
+    metrics = stack.http.get("/metrics").raw.decode()
+    for name in ("truc_seeks_open", "truc_ratings_lag_results 0.0", "truc_pairing_wait_seconds_bucket",
+                 'truc_pairings_total{rated="true"}', 'truc_rematches_total{outcome="made"}'):
+        assert name in metrics, name
