@@ -99,3 +99,41 @@ def test_a_rematch_is_offered_by_one_player_and_made_by_the_other_with_the_deale
     twice = lobby.http.post(f"/matches/{match['id']}/rematch", json={}, headers=ana_auth)
     assert twice.status_code == 201 and twice.get_json()["id"] == rematch["id"]  # made once
     assert {n["match_id"] for n in lobby.told(ana, "rematch")} == {rematch["id"]}
+
+
+def _rated_match(lobby: Lobby, tag: str, rated: bool = True) -> tuple[str, dict, dict]:
+    (_, ana_auth), (_, ben_auth) = lobby.player(f"ana{tag}"), lobby.player(f"ben{tag}")
+    match = lobby.http.post("/matches", json={"rated": rated}, headers=ana_auth).get_json()
+    lobby.http.post(f"/matches/{match['id']}/join", json={}, headers=ben_auth)
+    return match["id"], ana_auth, ben_auth
+
+
+def _fold_round_one(lobby: Lobby, match_id: str, *seats: dict) -> None:
+    for auth in seats:
+        view = lobby.http.get(f"/matches/{match_id}", headers=auth).get_json()
+        if {"type": "fold"} in view["legal_actions"]:
+            folded = lobby.http.post(f"/matches/{match_id}/actions", json={"type": "fold"}, headers=auth)
+            assert folded.status_code == 200
+            return
+
+
+def test_only_a_rated_result_past_round_one_moves_ratings(lobby: Lobby) -> None:
+    ratings = ReadModels(lobby.redis).ratings()
+    aborted, _, ben = _rated_match(lobby, "1")
+    lobby.project(aborted)
+    lobby.http.post(f"/matches/{aborted}/actions", json={"type": "resign"}, headers=ben)  # before round 1 ends
+    lobby.project(aborted)
+    unrated, ana2, ben2 = _rated_match(lobby, "2", rated=False)
+    lobby.project(unrated)
+    _fold_round_one(lobby, unrated, ana2, ben2)
+    lobby.http.post(f"/matches/{unrated}/actions", json={"type": "resign"}, headers=ben2)
+    lobby.project(unrated)
+    assert ratings.results() == []
+    rated, ana3, ben3 = _rated_match(lobby, "3")
+    lobby.project(rated)
+    _fold_round_one(lobby, rated, ana3, ben3)
+    lobby.http.post(f"/matches/{rated}/actions", json={"type": "resign"}, headers=ben3)
+    lobby.project(rated)
+    (result,) = ratings.results()
+    assert result.match_id == rated and result.a_won
+    assert ratings.rating(result.player_a).rating.value > 1500 > ratings.rating(result.player_b).rating.value
