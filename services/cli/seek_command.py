@@ -6,6 +6,8 @@ from the server: each is printed as data, never as markup.
 """
 from __future__ import annotations
 
+import shlex
+
 import click
 from rich.console import Console
 
@@ -39,8 +41,8 @@ def seek(name: str, unrated: bool, url: str | None, lang: str) -> None:
                 match_id = markup_text(notice.data["match_id"])
                 console.print(tr.gettext("Paired: match {match}, you sit in {seat}.", match=match_id,
                                          seat=markup_text(notice.data["seat"])))
-                console.print(tr.gettext("Play it: truc play --name {name} --join {match}",
-                                         name=name_text(name), match=match_id))
+                console.print(tr.gettext("Play it: truc play --name {name} --join {match}",  # a command to copy:
+                                         name=markup_text(shlex.quote(name)), match=match_id))  # as a shell reads it
                 return
     except KeyboardInterrupt:
         client.withdraw_seek(opened["id"])

@@ -207,3 +207,27 @@ def test_rated_matches_by_challenge_and_pairing_give_the_ratings_of_an_independe
     for name in ("truc_seeks_open", "truc_ratings_lag_results 0.0", "truc_pairing_wait_seconds_bucket",
                  'truc_pairings_total{rated="true"}', 'truc_rematches_total{outcome="made"}'):
         assert name in metrics, name
+
+
+def _truc(stack, *args, timeout=60):
+    url = f"http://{stack.http.host}:{stack.http.port}"
+    return subprocess.run([sys.executable, "-m", "services.cli", *args, "--url", url, "--lang", "fi"],
+                          env=stack.env, cwd=ROOT, capture_output=True, timeout=timeout, text=True)
+
+
+def test_truc_seek_waits_until_paired_and_truc_leaderboard_lists_settled_players(stack):
+    name = f"seeker-{random.Random().randrange(10**9)}"
+    url = f"http://{stack.http.host}:{stack.http.port}"
+    seeking = subprocess.Popen([sys.executable, "-m", "services.cli", "seek", "--unrated", "--name", name,
+                                "--url", url, "--lang", "fi"], env=stack.env, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    assert "Etsitään vastustajaa" in seeking.stdout.readline()  # it has opened its seek
+    other = register(stack, "other")
+    assert stack.http.post("/seeks", {"rated": False}, token=other.token).status == 201
+    out, _ = seeking.communicate(timeout=60)
+    assert seeking.returncode == 0 and "Paritettu: peli" in out and f"--name {name} --join" in out
+
+    board = _truc(stack, "leaderboard")
+    rows = stack.http.get("/leaderboard").body["players"]
+    assert board.returncode == 0
+    assert (rows[0]["name"] in board.stdout) if rows else ("Kenelläkään ei ole" in board.stdout)
