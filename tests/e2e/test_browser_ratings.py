@@ -53,6 +53,10 @@ def test_two_browsers_that_press_play_are_paired_into_one_rated_match(open_page)
     for page in (alice, bob):
         sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "playing")
     assert alice.evaluate("app.matchId") == bob.evaluate("app.matchId")
+    assert alice.evaluate("app.view.rated") is True
+    alice.get_by_role("button", name="Resign", exact=True).click()  # before round 1 ends: aborted, never rated
+    alice.get_by_role("button", name="Yes, resign").click()  # (no clock left to finish it, rated, later)
+    sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "finished")
 
 
 @pytest.mark.timeout(120)
