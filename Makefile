@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.archive_size
 	$(VENV)/bin/python -m bench.archiving $(filter --quick,$(BENCH_ARGS))
+	$(VENV)/bin/python -m bench.ratings
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
 # The search bot's duels against the zoo (about an hour; `make duel DUEL_ARGS=--quick`, about

@@ -132,6 +132,26 @@ class TrucClient:
     def scoreboard(self, limit: int = 50) -> Json:
         return self._call("GET", "/scoreboard", query={"limit": limit})
 
+    def seek(self, rated: bool, rules: Json | None = None) -> Json:
+        """Seek an opponent: ``{"id", "expires_at", ...}``; the player stream says ``paired``."""
+        return self._call("POST", "/seeks", {"rated": rated, **({"rules": rules} if rules else {})})
+
+    def withdraw_seek(self, seek_id: str) -> None:
+        self._call("DELETE", f"/seeks/{seek_id}")
+
+    def rematch(self, match_id: str) -> Json:
+        """Offer a rematch (``{"offer"}``), or make it once the other player offered (the new match's view)."""
+        return self._call("POST", f"/matches/{match_id}/rematch", {})
+
+    def leaderboard(self, limit: int = 50, after: int = 0) -> list[Json]:
+        return self._call("GET", "/leaderboard", query={"limit": limit, "after": after})["players"]
+
+    def player(self, player_id: str) -> Json:
+        return self._call("GET", f"/players/{player_id}")
+
+    def ratings(self, player_id: str, after: int = 0, limit: int = 50) -> list[Json]:
+        return self._call("GET", f"/players/{player_id}/ratings", query={"after": after, "limit": limit})["ratings"]
+
     def events(self, match_id: str, after: int = 0, limit: int = 200) -> list[Json]:
         return self._call("GET", f"/matches/{match_id}/events", query={"after": after, "limit": limit})["events"]
 

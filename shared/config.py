@@ -105,6 +105,8 @@ class Config:
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
     archive_after: int = 3600  # a match finished this many seconds ago leaves Redis for the archive
     archivers: int = 1  # archiver workers started by `make run`
+    seek_seconds: int = 120  # an open seek nobody was paired with lapses this long after it was opened
+    rematch_seconds: int = 60  # a rematch offer lapses this long after it was made
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
     append_ack: str = "master"  # "replica": an append answers once a replica has it too (WAIT)
@@ -152,11 +154,17 @@ class Config:
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
-            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env),
+            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env), **_matchmaking(env),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env), **archive_settings(env),
         )
+
+
+def _matchmaking(env: dict[str, str]) -> dict[str, int]:
+    """SEEK_SECONDS and REMATCH_SECONDS: how long a seek and a rematch offer stay open."""
+    return {"seek_seconds": int(env.get("SEEK_SECONDS", "120")),
+            "rematch_seconds": int(env.get("REMATCH_SECONDS", "60"))}
 
 
 ARCHIVE_SCHEMES = ("file:", "s3://")

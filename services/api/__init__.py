@@ -1,6 +1,7 @@
 """The game-command service: a Flask app factory. No I/O happens at import."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -18,11 +19,24 @@ from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
 from shared.observability import metrics
+from shared.ratings.rating_fold import NEW_PLAYER
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import accounts, command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
+from . import (
+    accounts,
+    command_endpoints,
+    error_handlers,
+    health,
+    history,
+    http_errors,
+    observe,
+    rating_reads,
+    reading,
+    reference,
+    seek_endpoints,
+)
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
@@ -33,11 +47,13 @@ from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
 from .last_seen import LastSeen
+from .matchmaking import Matchmaker
 from .passwords import Passwords
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
 from .revocation_listener import Revocations
+from .seek_pool import SeekPool
 from .sessions import SessionRegistry
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
@@ -89,17 +105,8 @@ def _services(
     """What the views use, over the configured Redis (or the clients given)."""
     client = redis_client or connect(config.redis_url, max_connections=config.redis_connections)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
-    queue = catch_up_queue(queue_redis, config.queue_name)
-    rebuilds = rebuild_queue(queue_redis, config.queue_name)
-    lanes = CatchUpRequests(queue, config.catch_up_lanes)
-
-    def notify(match_id: str) -> None:
-        try:
-            lanes.request(match_id)
-        except redis.RedisError:
-            # The append already marked the match unprojected: a worker's sweep catches it up.
-            app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
-
+    queue, rebuilds = catch_up_queue(queue_redis, config.queue_name), rebuild_queue(queue_redis, config.queue_name)
+    notify = _catch_up_asker(app, CatchUpRequests(queue, config.catch_up_lanes))
     archive = archive_of(config) if archive is None else archive
     store = _store(config, client, clock, archive)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
@@ -109,6 +116,7 @@ def _services(
     # An archived match's commands are refused as a finished one's.
     matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
     read_models = _read_models(client, subscriber, store)
+    limits = Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID)
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},
@@ -117,12 +125,24 @@ def _services(
                          read_models.names),
         keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
-        limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
+        limits=limits,
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
         archive=ArchiveHealth(archive, client, config.archive_after), **_accounts(client, known_tokens, revocations),
+        matchmaker=_matchmaker(config, client, matches, players, limits, read_models, clock),
     )
+
+
+def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]:
+    """What an append calls: ask the projector to catch the match up (its lane's queue)."""
+    def notify(match_id: str) -> None:
+        try:
+            lanes.request(match_id)
+        except redis.RedisError:
+            # The append already marked the match unprojected: a worker's sweep catches it up.
+            app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
+    return notify
 
 
 def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads) -> ReadModels:
@@ -143,6 +163,17 @@ def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> Archi
     return archived_reads(streams, client, archive)
 
 
+def _matchmaker(config: Config, client: Any, matches: Matches, players: PlayerRegistry, limits: Limiter,
+                read_models: ReadModels, clock: Clock) -> Matchmaker:
+    """Quick pairing and rematches over the seek pool, seeks placed by the ratings served."""
+    def rating_of(player_id: str) -> float:
+        rating = read_models.ratings().rating(player_id)
+        return NEW_PLAYER.rating.value if rating is None else rating.rating.value
+
+    return Matchmaker(SeekPool(client, clock), matches, players, limits, read_models.feeds.append, rating_of,
+                      config.seek_seconds, clock, config.rematch_seconds)
+
+
 def _route(app: Flask) -> None:
     """The documented API's blueprints and error answers, the browser table, and the docs' assets."""
     app.url_map.converters["id"] = IdConverter
@@ -154,6 +185,8 @@ def _route(app: Flask) -> None:
     app.after_request(mark_private)
     api.register_blueprint(command_endpoints.blp)
     api.register_blueprint(reading.blp)
+    api.register_blueprint(rating_reads.blp)
+    api.register_blueprint(seek_endpoints.blp)
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)

@@ -97,6 +97,24 @@ class Limiter:
         with self._seating(player_id, match_id, ended):
             yield
 
+    @contextmanager
+    def pairing(self, player_ids: tuple[str, str], match_id: str, ended: Callable[[str], Ended]) -> Iterator[None]:
+        """Around the creation of a paired match (or a rematch): it counts among both players'
+        unfinished matches; TooManyMatchesError if either sits in ``MAX_PLAYING`` already."""
+        first, second = player_ids
+        with self._seating(first, match_id, ended(first)), self._seating(second, match_id, ended(second)):
+            yield
+
+    def at_cap(self, player_id: str, ended: Ended) -> bool:
+        """Whether the player sits in ``MAX_PLAYING`` unfinished matches (ended ones given back first)."""
+        if player_id == self._exempt or self._counters is None or self.playing.count <= 0:
+            return False
+        held = self._counters.held(self.playing, player_id)
+        if len(held) >= self.playing.count:
+            self._healed(player_id, ended)
+            held = self._counters.held(self.playing, player_id)
+        return len(held) >= self.playing.count
+
     def ended(self, match_id: str, state: MatchState) -> None:
         """After an action, a timeout or an expiry: a match that is over no longer counts for its players."""
         if state.status.over:

@@ -34,12 +34,25 @@ def chosen_language() -> str:
 @blp.route("/", methods=["GET"])
 def index() -> Response:
     """The table: register, start or join a match, and play it live."""
+    return page("table.html")
+
+
+@blp.route("/ratings", methods=["GET"])
+@blp.route("/ratings/<id:player_id>", methods=["GET"])
+def ratings(player_id: str | None = None) -> Response:
+    """The leaderboard, or one player's rating over their rated matches (a chart)."""
+    return page("ratings.html", player_id=player_id)
+
+
+def page(template: str, **context: object) -> Response:
+    """One of the browser's pages in the chosen language, its catalogue inlined, behind the CSP."""
     lang = chosen_language()
     speak(lang)  # what Content-Language says, as for every answer
     translator = i18n.translator(lang, "table")
     html = render_template(
-        "table.html", lang=lang, dir=i18n.direction(lang), _=translator.gettext,
+        template, lang=lang, dir=i18n.direction(lang), _=translator.gettext,
         strings=i18n.catalogue(lang, "table"), languages=[(code, OWN_NAMES[code]) for code in i18n.LANGUAGES],
+        **context,
     )
     response = Response(html, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"

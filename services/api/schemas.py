@@ -88,11 +88,19 @@ class MatchCreateSchema(Schema):
                                    validate=validate.Length(equal=DECK_CARDS)), validate=validate.Length(max=64))
     private = fields.Boolean(load_default=False, metadata={
         "description": "Not listed in the lobby, and joined only with the `invite` the creator's view carries."})
+    rated = fields.Boolean(truthy={True}, falsy={False}, metadata={
+        "description": "A rated challenge: its result moves both players' Glicko-2 ratings. Never with custom "
+                       "terms (decks, start scores, a short clock or a small target) nor against the bot."})
 
     @validates_schema
     def private_only_for_a_friend(self, data, **kwargs):
         if data.get("private") and data.get("opponent") == "bot":  # the bot sits at once: nothing waits
             raise ValidationError("A match against the bot cannot be private.", "private")
+
+    @validates_schema
+    def rated_only_on_plain_terms(self, data, **kwargs):
+        if data.get("rated") and unratable(data):
+            raise ValidationError(UNRATABLE, "rated")
 
     @post_load
     def to_options(self, data, **kwargs):
@@ -101,6 +109,27 @@ class MatchCreateSchema(Schema):
         if "decks" in data:
             data["decks"] = tuple(tuple(deck) for deck in data["decks"])
         return data
+
+
+UNRATABLE = ("A rated match is played on plain terms against a person: no decks, start scores, short clock, "
+             "small target or bot.")  # translated as field_messages.py lists it
+
+
+def unratable(data: dict) -> bool:
+    """Whether a match created with ``data`` could never be rated: custom terms, or the bot."""
+    rules = data.get("rules") or Rules()
+    return data.get("opponent") == "bot" or "decks" in data or "start_scores" in data or rules.custom_terms
+
+
+class SeekSchema(Schema):
+    rated = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
+        "description": "Pair only with rated seeks (true) or unrated ones (false)."})
+    rules = RulesField(load_default=Rules, metadata={"description": "Variant keys; `turn_seconds` is the clock."})
+
+    @validates_schema
+    def rated_only_on_plain_terms(self, data, **kwargs):
+        if data.get("rated") and unratable(data):
+            raise ValidationError(UNRATABLE, "rated")
 
 
 class JoinSchema(Schema):
@@ -160,6 +189,11 @@ class PlayerMatchesQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=50)
 
 
+class WindowQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=2**31), load_default=0)
+    limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
+
+
 class ScoreboardQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
 
@@ -192,6 +226,8 @@ class ScoreRowSchema(Schema):
     rounds_won = fields.Integer()
     points_for = fields.Integer()
     points_against = fields.Integer()
+    rating = fields.Dict(metadata={"description": "value, rd, volatility, provisional (RD >= 110), games, "
+                                                  "wins, losses, shown (e.g. \"1523?\")"})
 
 
 class ScoreboardSchema(Schema):

@@ -44,6 +44,7 @@ class Services:
     sessions: SessionRegistry | None = None  # each device's token (sessions.py)
     passwords: Passwords | None = None  # players' password hashes (passwords.py)
     last_seen: LastSeen | None = None  # when each session was last used, written in the background (last_seen.py)
+    matchmaker: Any = None  # quick pairing and rematches (matchmaking.Matchmaker)
 
 
 def services() -> Services:

@@ -10,12 +10,25 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import account, archive_command, audit_command, duel_command, play, rebuild_command, replay, transfer, unpark
+from . import (
+    account,
+    archive_command,
+    audit_command,
+    duel_command,
+    play,
+    ratings_command,
+    rebuild_command,
+    replay,
+    seek_command,
+    transfer,
+    unpark,
+)
 
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play in the terminal; replay, audit, rebuild, unpark, export, import and archive matches; duel bots."""
+    """Le Truc: play, seek and see the leaderboard in the terminal; replay, audit, rebuild, unpark, export, import and
+    archive matches; verify the ratings; duel bots."""
 
 
 truc.add_command(replay.replay)
@@ -29,6 +42,9 @@ truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
 truc.add_command(archive_command.archive)
 truc.add_command(duel_command.duel)
+truc.add_command(ratings_command.ratings)
+truc.add_command(seek_command.seek)
+truc.add_command(seek_command.leaderboard)
 
 
 def main() -> None:

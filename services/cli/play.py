@@ -50,7 +50,7 @@ def _token_file(config: Config, name: str) -> Path:
     return config.data_dir / "players" / f"{file_stem(name)}.token"
 
 
-def _player(client: TrucClient, config: Config, name: str) -> None:
+def log_in(client: TrucClient, config: Config, name: str) -> None:
     """Log in as ``name`` with its saved token, or register it and save the token."""
     path = _token_file(config, name)
     saved = read_secret(path)
@@ -145,7 +145,7 @@ def play(name: str, bot_level: str | None, join_id: str | None, invite: str | No
     client = TrucClient(url or f"http://{config.host}:{config.port}", accept_language=lang)
     console, tr = Console(highlight=False), terminal(lang)
     try:
-        _player(client, config, name)
+        log_in(client, config, name)
         options = {"opponent": "bot", "bot_level": bot_level} if bot_level else {}
         view = _join(client, console, join_id, tr, invite) if join_id else client.create_match(**options)
     except ApiError as error:

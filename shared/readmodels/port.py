@@ -32,6 +32,7 @@ from shared.fold import FoldedMatch, Reach
 from shared.readmodels.generations import Pointer
 from shared.readmodels.parked import ParkedMatch, Poison, ServedVersions
 from shared.readmodels.player_feeds import Notice, Telling
+from shared.readmodels.ratings_port import RatingsStore
 
 
 @runtime_checkable
@@ -132,6 +133,10 @@ class ReadSide(Protocol):
     def pointer(self) -> Pointer: ...
 
     def at(self, generation: int) -> ReadModelStore: ...
+
+    def ratings(self, generation: int | None = None) -> RatingsStore:
+        """The ratings read model of ``generation`` (None: the one reads use; see ``ratings_port``)."""
+        ...
 
     def fold_new(
         self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),

@@ -32,6 +32,7 @@ from shared.readmodels.generations import Pointer, current_generation, pointer_f
 from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.player_feeds import PlayerFeeds, Telling
+from shared.readmodels.rating_store import RedisRatings
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
@@ -73,6 +74,10 @@ class ReadModels(GenerationWrites):
     def at(self, generation: int) -> GenerationModels:
         """The read models of ``generation``, whichever one reads use."""
         return GenerationModels(self._client, generation, self._archived_summary)
+
+    def ratings(self, generation: int | None = None) -> RedisRatings:
+        """The ratings read model of ``generation`` (None: the one reads use)."""
+        return RedisRatings(self._client, self.generation() if generation is None else generation)
 
     def _served(self) -> GenerationModels:
         return self.at(self.generation())

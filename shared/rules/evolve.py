@@ -57,6 +57,7 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
         # Recorded ``custom`` says the creator chose decks or start scores; a short clock or
         # target is custom too, said of matches recorded before that rule as well.
         custom=e.custom or e.rules.custom_terms, private=e.private, capped=e.capped, bot_level=e.bot_level,
+        rated=e.rated,
     )
 
 

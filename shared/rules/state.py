@@ -196,6 +196,7 @@ class MatchState:
     private: bool = False  # unlisted, and hidden from all but its creator until someone joins
     capped: bool = False  # R33's round cap applies (recorded by match_created since R33)
     bot_level: str | None = None  # the built-in bot's level in a match against it (match_created, schema 2)
+    rated: bool = False  # created rated (recorded by match_created since schema 2): its result moves ratings
     round: RoundState | None = None
     rounds_dealt: int = 0
     last_round: RoundSummary | None = None
@@ -218,6 +219,12 @@ class MatchState:
         """Whether the match ended in a result a player may be ranked (or rated) by: finished,
         on terms nobody chose for the other (not custom), and played past round 1 (not aborted)."""
         return self.status is Status.FINISHED and not self.custom and self.ended_by is not Ending.ABORTED
+
+    @property
+    def rated_result(self) -> bool:
+        """Whether the match ended in a result that moves its players' ratings: created rated, and
+        ranked (never custom, cancelled or aborted, whatever was recorded of it)."""
+        return self.rated and self.ranked
 
     @property
     def invite_only(self) -> bool:

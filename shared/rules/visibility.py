@@ -58,6 +58,7 @@ def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False
             "status": state.status.value,
             "rules": rules,
             "custom": state.custom,
+            "rated": state.rated,
             "players": players,
             "scores": scores,
             "winner": state.winner.value if state.winner else None,

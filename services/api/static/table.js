@@ -123,6 +123,34 @@ async function signedIn() {
 
 // ---- matches -------------------------------------------------------------------------
 
+// Quick pairing: a rated seek; the player's stream says "paired" with the match, already dealt.
+async function seekRated() {
+  await attempt(async () => {
+    await api("POST", "/seeks", { rated: true });
+    say(_("Looking for an opponent of your rating…"));
+  });
+}
+
+function onPaired(paired) {
+  say(_("Opponent found."));
+  openMatch(paired.match_id);
+}
+
+// A rematch of the finished match: the first to ask offers it, the other's ask makes it.
+async function askRematch() {
+  if (!app.view) return;
+  await attempt(async () => {
+    const answer = await api("POST", `/matches/${encodeURIComponent(app.view.id)}/rematch`, {});
+    if (answer.offer) say(_("Rematch offered: it starts when your opponent asks too."));
+    else openMatch(answer.id);
+  });
+}
+
+function onRematch(notice) {
+  if (notice.previous) openMatch(notice.match_id); // made: both players go to the new match
+  else if (notice.match_id === app.matchId) say(_("Your opponent offers a rematch."));
+}
+
 async function createMatch(options) {
   await attempt(async () => {
     const view = await api("POST", "/matches", options);
@@ -321,6 +349,8 @@ async function watchFeed() {
   const feed = new EventSource(url);
   feed.addEventListener("turn", (message) => onTurn(JSON.parse(message.data)));
   feed.addEventListener("match", (message) => onMatchStatus(JSON.parse(message.data)));
+  feed.addEventListener("paired", (message) => onPaired(JSON.parse(message.data)));
+  feed.addEventListener("rematch", (message) => onRematch(JSON.parse(message.data)));
   feed.onopen = () => {
     app.feedRetryMs = 0;
     forget("feed");
@@ -448,6 +478,7 @@ function render(view) {
   $("match").dataset.version = view.version;
   $("match").dataset.status = view.status;
   $("lobby").hidden = !app.player || !isOver(view);
+  $("rematch").hidden = !(view.status === "finished" && view.you);
   $("share").hidden = !(view.status === "waiting" && view.you === "A");
   $("share-link").value = $("share").hidden ? "" : shareLink(view);
   $("scores").textContent = _("{me} {mine} – {theirs} {them} · first to {target}", {
@@ -700,6 +731,8 @@ function start() {
   $("password-form").addEventListener("submit", setPassword);
   $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
   $("play-friend").addEventListener("click", () => createMatch({ private: true }));
+  $("play-rated").addEventListener("click", seekRated);
+  $("rematch").addEventListener("click", askRematch);
   $("copy-link").addEventListener("click", async () => {
     await navigator.clipboard.writeText($("share-link").value).then(() => say(_("Link copied.")), () => $("share-link").select());
   });
