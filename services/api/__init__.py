@@ -26,6 +26,7 @@ from .api_error import ApiError
 from .app import Matches, latest
 from .archive_health import ArchiveHealth
 from .browser_table import blp as table_blueprint
+from .rules_page import blp as rules_blueprint
 from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
@@ -134,6 +135,7 @@ def _route(app: Flask) -> None:
     api.register_blueprint(player_stream_blueprint)
     api.register_blueprint(tokens_blueprint)
     app.register_blueprint(table_blueprint)
+    app.register_blueprint(rules_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)
     serve_docs(app)

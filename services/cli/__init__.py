@@ -10,16 +10,17 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import archive_command, audit_command, play, rebuild_command, replay, transfer, unpark
+from . import archive_command, audit_command, play, rebuild_command, replay, rules_command, transfer, unpark
 
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play in the terminal, and replay, audit, rebuild, unpark, export, import and archive matches."""
+    """Le Truc: play in the terminal, read the rules, and replay, audit, rebuild, unpark, export, import and archive matches."""
 
 
 truc.add_command(replay.replay)
 truc.add_command(play.play)
+truc.add_command(rules_command.rules)
 truc.add_command(audit_command.audit)
 truc.add_command(rebuild_command.rebuild)
 truc.add_command(unpark.unpark)
