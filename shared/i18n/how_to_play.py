@@ -2,8 +2,8 @@
 the table's help panel and ``truc rules`` all say, in the ``rules`` domain of the catalogues.
 
 The sentences follow RULES.md (its default rules) and name the game's terms as the seed texts
-and the glossary (docs/glossary.md) say them in each language. The card ranking and the raise
-ladder are computed from the engine itself, so the text cannot disagree with the game.
+and the glossary (shared/i18n/glossary.md) say them in each language. The card ranking and the
+raise ladder are computed from the engine itself, so the text cannot disagree with the game.
 """
 from __future__ import annotations
 
