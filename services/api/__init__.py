@@ -53,6 +53,7 @@ from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
 from .revocation_listener import Revocations
+from .rules_page import blp as rules_blueprint
 from .seek_pool import SeekPool
 from .sessions import SessionRegistry
 from .slots import Slots
@@ -194,6 +195,7 @@ def _route(app: Flask) -> None:
     api.register_blueprint(tokens_blueprint)
     api.register_blueprint(accounts.blp)
     app.register_blueprint(table_blueprint)
+    app.register_blueprint(rules_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)
     serve_docs(app)

@@ -19,6 +19,7 @@ from . import (
     ratings_command,
     rebuild_command,
     replay,
+    rules_command,
     seek_command,
     transfer,
     unpark,
@@ -27,14 +28,15 @@ from . import (
 
 @click.group()
 def truc() -> None:
-    """Le Truc: play, seek and see the leaderboard in the terminal; replay, audit, rebuild, unpark, export, import and
-    archive matches; verify the ratings; duel bots."""
+    """Le Truc: play, seek, read the rules and see the leaderboard in the terminal; replay, audit, rebuild, unpark,
+    export, import and archive matches; verify the ratings; duel bots."""
 
 
 truc.add_command(replay.replay)
 truc.add_command(play.play)
 truc.add_command(account.login)
 truc.add_command(account.matches)
+truc.add_command(rules_command.rules)
 truc.add_command(audit_command.audit)
 truc.add_command(rebuild_command.rebuild)
 truc.add_command(unpark.unpark)

@@ -588,7 +588,8 @@ function renderSeats(view, me) {
   $("hand").replaceChildren(...hand.map((card, i) => cardFace(card, "button", {
     type: "button",
     disabled: !playable.has(card) || locked(),
-    ariaLabel: _("Play {card} (key {key})", { card: cardName(card), key: i + 1 }),
+    ariaLabel: onTouch() ? _("Play {card}", { card: cardName(card) })
+      : _("Play {card} (key {key})", { card: cardName(card), key: i + 1 }),
     onclick: () => act({ type: "play", card }),
   })));
   $("hand").querySelectorAll("button").forEach((b, i) => {
@@ -635,6 +636,7 @@ function renderActions(view) {
   const actions = view.legal_actions.filter((a) => a.type !== "play" && ACTION_LABELS[a.type])
     .sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   const resign = actions.find((a) => a.type === "resign");
+  const warning = renderWarning(view);
   app.confirming &&= Boolean(resign); // a match that ended meanwhile asks nothing
   if (app.confirming) {
     $("actions").replaceChildren(...resignQuestion(resign));
@@ -647,8 +649,55 @@ function renderActions(view) {
       onclick: () => (action.type === "resign" ? askToResign(true) : act(action)),
     });
     button.dataset.key = button.dataset.action = action.type;
+    if (warning && ["reject", "fold"].includes(action.type)) button.setAttribute("aria-describedby", "warning");
     return button;
   }));
+}
+
+// ---- choices that end the match: said before they are made ---------------------------
+
+// Whether the opponent would win the match at once if we refused (or folded) now: refusing
+// "my remainder" (when its rule gives the declarer the match), or any answer or fold that
+// would give the opponent the round's points when they reach the target.
+function matchLostBy(view) {
+  const round = view.round;
+  if (!round || !view.you) return null;
+  const them = other(view.you);
+  const pending = round.pending;
+  const reaches = view.scores[them] + round.value >= view.rules.target;
+  if (pending && pending.by === them) {
+    const refusalLoses = pending.type === "remainder" ? view.rules.remainder_reject === "match" || reaches
+      : pending.type === "raise" && reaches;
+    if (refusalLoses) return "refuse";
+    return pending.type === "redeal" && reaches ? "fold" : null;
+  }
+  return round.remainder_round || reaches ? "fold" : null;
+}
+
+// The sentence under the actions (and described by the buttons it concerns); "" when none.
+function renderWarning(view) {
+  const loses = view.legal_actions.some((a) => a.type === "fold") ? matchLostBy(view) : null;
+  const name = loses ? who(other(view.you)) : "";
+  const text = { refuse: _("If you refuse or fold, {name} wins the match.", { name }),
+    fold: _("If you fold, {name} wins the match.", { name }) }[loses] || "";
+  $("warning").textContent = text;
+  $("warning").hidden = !text;
+  return text;
+}
+
+// ---- touch screens: no key hints, and a decision bar that stays in sight --------------
+
+const onTouch = () => navigator.maxTouchPoints > 0 || matchMedia("(hover: none)").matches;
+
+// The fixed decision bar of a phone covers the page's end: the page makes room for it.
+function watchDecisionBar() {
+  const bar = $("decision");
+  const room = () => {
+    const fixed = getComputedStyle(bar).position === "fixed" && !$("match").hidden;
+    document.body.style.paddingBottom = fixed ? `${bar.offsetHeight + 16}px` : "";
+  };
+  new ResizeObserver(room).observe(bar);
+  addEventListener("resize", room);
 }
 
 // Resigning loses the match at once: the button asks first, in the page, and the answer is
@@ -725,6 +774,8 @@ function onKey(event) {
 }
 
 function start() {
+  document.documentElement.classList.toggle("touch", onTouch());
+  watchDecisionBar();
   $("register-form").addEventListener("submit", register);
   $("sign-out").addEventListener("click", () => attempt(logOut)); // account.js
   $("login-form").addEventListener("submit", logIn);
