@@ -22,7 +22,7 @@ from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference
+from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference, rename_erase
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
@@ -35,6 +35,7 @@ from .feeds import live_feeds
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
+from .renamed_listener import NameChanges
 from .revocation_listener import Revocations
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
@@ -95,7 +96,7 @@ def _services(
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     # An archived match's commands are refused as a finished one's.
     matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
-    read_models = _read_models(client, subscriber, store)
+    read_models = _read_models(client, subscriber, store, NameChanges(subscriber))
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},
@@ -108,13 +109,21 @@ def _services(
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
-        archive=ArchiveHealth(archive, client, config.archive_after),
+        archive=ArchiveHealth(archive, client, config.archive_after), **_players_settings(config),
     )
 
 
-def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads) -> ReadModels:
-    """The read side, its lists keeping the archived matches (their lines rendered from the archive)."""
-    return ReadModels(client, subscriber, archived_summary=ArchivedSummaries(store, partial(names_in, client)))
+def _players_settings(config: Config) -> dict[str, Any]:
+    """How long a name given up stays reserved, and what an erasure does to a seated player's matches."""
+    return {"name_reserve_seconds": round(config.name_reserve_days * 86400), "erase_in_match": config.erase_in_match}
+
+
+def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads, changes: NameChanges) -> ReadModels:
+    """The read side, its lists keeping the archived matches (their lines rendered from the archive), what
+    it keeps of them forgotten when a player is renamed or erased."""
+    changes.lines = ArchivedSummaries(store, partial(names_in, client), kept=changes.kept)
+    changes.records = store.cache
+    return ReadModels(client, subscriber, archived_summary=changes.lines)
 
 
 def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:
@@ -140,6 +149,7 @@ def _route(app: Flask) -> None:
     api.register_blueprint(stream_blueprint)
     api.register_blueprint(player_stream_blueprint)
     api.register_blueprint(tokens_blueprint)
+    api.register_blueprint(rename_erase.blp)
     app.register_blueprint(table_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)

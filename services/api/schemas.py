@@ -24,6 +24,11 @@ class PlayerCreateSchema(Schema):
     name = NameField(required=True, metadata={"description": names.RULE})
 
 
+class PlayerNameSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
 class PlayerSchema(Schema):
     id = fields.String()
     name = fields.String()

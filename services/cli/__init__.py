@@ -1,4 +1,4 @@
-"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import, archive).
+"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import, archive, erase).
 
 Every command reads its settings from the environment like the services do
 (``REDIS_URL``, ``QUEUE_URL``, ``DATA_DIR``: see shared/config.py).
@@ -10,7 +10,7 @@ import click
 from shared.config import Config
 from shared.observability import logs
 
-from . import archive_command, audit_command, play, rebuild_command, replay, transfer, unpark
+from . import archive_command, audit_command, erase_command, play, rebuild_command, replay, transfer, unpark
 
 
 @click.group()
@@ -26,6 +26,7 @@ truc.add_command(unpark.unpark)
 truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
 truc.add_command(archive_command.archive)
+truc.add_command(erase_command.erase)
 
 
 def main() -> None:
