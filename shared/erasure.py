@@ -31,6 +31,8 @@ from shared.readmodels.generations import read_pointer
 from shared.readmodels.renaming import listed_matches, rename_in_read_models
 from shared.revocations import revoke
 from shared.rules import RuleError, Seat, Status, command_for, step
+from shared.rules.chance import SeededChance
+from shared.seeds import Seeds, SeedVault
 
 PLACEHOLDER = "erased player {number}"
 _PREFIX = "erased player"
@@ -80,11 +82,14 @@ def unfinished_matches(client: Any, player_id: str, generation: int) -> dict[str
     return {"waiting": [m.decode() for m in waiting], "playing": [m.decode() for m in playing]}
 
 
-def leave_match(store: Any, match_id: str, player_id: str, notify: Callable[[str], None]) -> bool:
+def leave_match(store: Any, seeds: Seeds, match_id: str, player_id: str, notify: Callable[[str], None]) -> bool:
     """Resign the player's playing match, or cancel the waiting one they created; True if an event was recorded.
 
-    Decided by the rules engine on the stream as it is, appended at its version (a race decides again).
+    Decided by the rules engine on the stream as it is, appended at its version (a race decides again),
+    with the match's seeded chance: the end of a match reveals its seed.
     """
+    seed = seeds.get(match_id)
+    chance = None if seed is None else SeededChance(seed)
     for _ in range(_RETRIES):
         match = fold(FoldedMatch(match_id), store.read(match_id))
         seat = match.state.seat_of(player_id)
@@ -92,7 +97,7 @@ def leave_match(store: Any, match_id: str, player_id: str, notify: Callable[[str
         if seat is None or action is None or (action == "cancel" and seat is not Seat.A):
             return False
         try:
-            stepped = step(match.state, command_for(seat, {"type": action}))
+            stepped = step(match.state, command_for(seat, {"type": action}), chance)
         except RuleError:
             return False
         try:
@@ -117,7 +122,7 @@ def erase_from_directory(client: Any, player_id: str) -> Erased | None:
     token = fields.get(b"token_hash")
     if token is not None:  # first: whatever else fails, the token no longer works
         revoke(client, [token.decode()])
-    release_all(client, player_id, kept_name_claims(name))  # before the name goes: a repeat still knows which claims to free
+    release_all(client, player_id, kept_name_claims(name))  # before the name goes: a repeat knows them still
     shown = placeholder(int(client.incr(keys.ERASED_PLAYERS)))
     client.hset(keys.player(player_id), mapping={"name": shown, "erased": "1"})
     client.hdel(keys.player(player_id), "token_hash")
@@ -137,7 +142,7 @@ def erase_player(client: Any, store: Any, archive: Any, player_id: str, notify: 
     erased = erase_from_directory(client, player_id)  # first: the resignations' projections name the placeholder
     if resign:
         for match_id in left:
-            leave_match(store, match_id, player_id, notify)
+            leave_match(store, SeedVault(client), match_id, player_id, notify)
     if erased is not None:
         spread_name(client, archive, player_id, erased.placeholder)
     return erased

@@ -11,9 +11,10 @@ from typing import Any
 import redis
 
 from shared import keys, names
+from shared import name_claims as claims_of_names
 from shared.erasure import looks_like_placeholder
 from shared.ids import new_id
-from shared.name_claims import claim, give_up, kept_name_claims, name_claims
+from shared.name_claims import give_up, kept_name_claims, name_claims
 from shared.revocations import revoke
 
 from .token_cache import TokenCache
@@ -102,7 +103,7 @@ class PlayerRegistry:
         if _RESERVED_CLAIMS.intersection(claims) or looks_like_placeholder(name):
             raise NameTakenError(name)
         current = self.by_id(player.id) or player
-        if not claim(self._client, player.id, claims):
+        if not claims_of_names.claim(self._client, player.id, claims):
             raise NameTakenError(name)
         self._client.hset(keys.player(player.id), "name", name)
         if current.name != name:

@@ -1,4 +1,4 @@
-"""A player's own name: ``PATCH /players/me`` renames, ``DELETE /players/me`` erases (API.md "Players: rename and erasure").
+"""A player's own name: ``PATCH /players/me`` renames, ``DELETE /players/me`` erases (API.md: rename, erasure).
 
 Both change the directory first (the one place a name is a fact), then every copy made to
 serve it at once, before answering (:func:`shared.erasure.spread_name`): the stored views,

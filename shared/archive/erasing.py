@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def rename_in_archive(client: Any, archive: Archive, match_ids: list[str], player_id: str, name: str) -> int:
-    """Rename ``player_id`` to ``name`` in the header of each archived match of ``match_ids``; how many were rewritten."""
+    """Rename ``player_id`` to ``name`` in the header of each archived match of ``match_ids``; how many rewritten."""
     index = ArchiveIndex(client)
     rewritten = 0
     for match_id in match_ids:
