@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test soak lint run bench clean messages
+.PHONY: install test soak lint run bench duel clean messages
 
 install: $(STAMP)
 
@@ -45,8 +45,13 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench.bots
 	$(VENV)/bin/python -m bench.archive_size
 	$(VENV)/bin/python -m bench.archiving $(filter --quick,$(BENCH_ARGS))
+	$(VENV)/bin/python -m bench.ratings
 	$(VENV)/bin/python -m bench.suite $(BENCH_ARGS)
 
+# The search bot's duels against the zoo (about an hour; `make duel DUEL_ARGS=--quick`, about
+# 10 minutes): saved under var/duels as each match ends, so a stopped run resumes (docs/bot.md).
+duel: $(STAMP)
+	$(VENV)/bin/python -m bench.duel_table $(DUEL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

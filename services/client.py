@@ -64,11 +64,35 @@ class TrucClient:
         self._local = threading.local()
 
     # -- identity and matches ------------------------------------------------------------
-    def register(self, name: str) -> Registered:
-        """Register a player; this client then acts as that player."""
-        body = self._call("POST", "/players", {"name": name})
+    def register(self, name: str, password: str | None = None) -> Registered:
+        """Register a player (with a password: one that can log in from other devices); this client then
+        acts as that player."""
+        body = self._call("POST", "/players", {"name": name, **({"password": password} if password else {})})
         self.token = body["token"]
         return Registered(body["id"], body["name"], body["token"])
+
+    def log_in(self, name: str, password: str) -> Registered:
+        """A new session (token) of the player with this name and password; this client then acts as them."""
+        body = self._call("POST", "/sessions", {"name": name, "password": password})
+        self.token = body["token"]
+        return Registered(body["player"]["id"], body["player"]["name"], body["token"])
+
+    def set_password(self, password: str, current: str | None = None) -> None:
+        """Set this player's password (``current``: the one set now, once there is one)."""
+        self._call("PUT", "/players/me/password", {"password": password, **({"current": current} if current else {})})
+
+    def sessions(self) -> Json:
+        """``{"sessions": [{"id", "created_at", "last_seen_at", "current"}], "password"}``."""
+        return self._call("GET", "/players/me/sessions")
+
+    def end_session(self, session_id: str) -> None:
+        """Log one of this player's devices out (its token stops working at once)."""
+        self._call("DELETE", f"/players/me/sessions/{session_id}")
+
+    def own_matches(self, status: str = "playing", after: str | None = None, limit: int = 50) -> list[Json]:
+        """This player's matches of ``status``, newest first; ``after``: the last id of the page before."""
+        query = {"status": status, "limit": limit, **({"after": after} if after else {})}
+        return self._call("GET", "/players/me/matches", query=query)["matches"]
 
     def create_match(self, **options: Any) -> Json:
         """Create a match (options as API.md: opponent, rules, first_dealer, start_scores, decks)."""
@@ -107,6 +131,26 @@ class TrucClient:
 
     def scoreboard(self, limit: int = 50) -> Json:
         return self._call("GET", "/scoreboard", query={"limit": limit})
+
+    def seek(self, rated: bool, rules: Json | None = None) -> Json:
+        """Seek an opponent: ``{"id", "expires_at", ...}``; the player stream says ``paired``."""
+        return self._call("POST", "/seeks", {"rated": rated, **({"rules": rules} if rules else {})})
+
+    def withdraw_seek(self, seek_id: str) -> None:
+        self._call("DELETE", f"/seeks/{seek_id}")
+
+    def rematch(self, match_id: str) -> Json:
+        """Offer a rematch (``{"offer"}``), or make it once the other player offered (the new match's view)."""
+        return self._call("POST", f"/matches/{match_id}/rematch", {})
+
+    def leaderboard(self, limit: int = 50, after: int = 0) -> list[Json]:
+        return self._call("GET", "/leaderboard", query={"limit": limit, "after": after})["players"]
+
+    def player(self, player_id: str) -> Json:
+        return self._call("GET", f"/players/{player_id}")
+
+    def ratings(self, player_id: str, after: int = 0, limit: int = 50) -> list[Json]:
+        return self._call("GET", f"/players/{player_id}/ratings", query={"after": after, "limit": limit})["ratings"]
 
     def events(self, match_id: str, after: int = 0, limit: int = 200) -> list[Json]:
         return self._call("GET", f"/matches/{match_id}/events", query={"after": after, "limit": limit})["events"]

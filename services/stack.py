@@ -1,7 +1,7 @@
 """``python -m services.stack`` (``make run``): the whole stack in one terminal, kept up.
 
 Starts the embedded redis-server (unless REDIS_URL names another Redis), the API under
-gunicorn, the timer, WORKERS projector workers, ARCHIVERS archivers and the bot player, under supervisord
+gunicorn, the timer, the pairer, WORKERS projector workers, ARCHIVERS archivers and the bot player, under supervisord
 (:mod:`services.supervision`): a process that dies is started again while the others keep
 serving (the API answers 503 while Redis is away), and Ctrl-C stops them all. Settings
 come from the environment (shared.config), so a second ``make run`` with another PORT and
@@ -33,6 +33,7 @@ def groups(config: Config) -> list[Group]:
         if config.archivers else []
     found.append(Group("services", [Program("api", [python, "-m", "services.api"]),
                                     Program("timer", [python, "-m", "services.api", "timer"]),
+                                    Program("pairer", [python, "-m", "services.api", "pairer"]),
                                     *workers, *archivers, Program("bot", [python, "-m", "services.bots"])]))
     return found
 

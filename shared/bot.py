@@ -7,7 +7,7 @@ refused, and the API keeps only the current token: rotating it revokes the previ
 
 BOT_PLAYER_ID = "bot"
 BOT_NAME = "Bot"
-BOT_LEVEL = "medium"  # the one level the built-in bot plays at, recorded in each match created against it
+BOT_LEVEL = "medium"  # the built-in bot's level when the creator names none, recorded in match_created
 MIN_TOKEN_CHARS = 32  # secrets.token_urlsafe(32) gives 43
 KNOWN_DEFAULTS = frozenset({
     "change-this-bot-secret", "changeme", "change-me", "change-this", "secret", "bot", "password", "token",

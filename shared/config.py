@@ -36,6 +36,8 @@ class LimitSettings:
     max_playing: int = 10  # unfinished matches (waiting or playing) a player sits in at once
     credentials_per_minute: int = 60  # stream tickets and token rotations, per player
     connections_per_client: int = 64  # connections open at once per client address, in each API process
+    logins_per_hour: int = 30  # login attempts (POST /sessions), per client address
+    name_logins_per_hour: int = 10  # login attempts (POST /sessions), per player name tried
 
     @classmethod
     def from_env(cls, env: dict[str, str]) -> LimitSettings:
@@ -54,6 +56,8 @@ class LimitSettings:
             max_playing=int(env.get("MAX_PLAYING", "10")),
             credentials_per_minute=int(env.get("CREDENTIALS_PER_MINUTE", "60")),
             connections_per_client=int(env.get("CONNECTIONS_PER_CLIENT", "64")),
+            logins_per_hour=int(env.get("LOGINS_PER_HOUR", "30")),
+            name_logins_per_hour=int(env.get("NAME_LOGINS_PER_HOUR", "10")),
         )
 
 
@@ -103,6 +107,8 @@ class Config:
     archivers: int = 1  # archiver workers started by `make run`
     name_reserve_days: float = 30.0  # a name given up by a rename stays reserved for its old holder this long
     erase_in_match: str = "resign"  # DELETE /players/me of a seated player: "resign" its matches, or "refuse" (409)
+    seek_seconds: int = 120  # an open seek nobody was paired with lapses this long after it was opened
+    rematch_seconds: int = 60  # a rematch offer lapses this long after it was made
     limits: LimitSettings = field(default_factory=LimitSettings)
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client address
     append_ack: str = "master"  # "replica": an append answers once a replica has it too (WAIT)
@@ -150,11 +156,18 @@ class Config:
             keep_alive_seconds=float(env.get("KEEP_ALIVE_SECONDS", "15")),
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
-            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env), **_players(env),
+            lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env), **_matchmaking(env),
+            **_players(env),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env), **archive_settings(env),
         )
+
+
+def _matchmaking(env: dict[str, str]) -> dict[str, int]:
+    """SEEK_SECONDS and REMATCH_SECONDS: how long a seek and a rematch offer stay open."""
+    return {"seek_seconds": int(env.get("SEEK_SECONDS", "120")),
+            "rematch_seconds": int(env.get("REMATCH_SECONDS", "60"))}
 
 
 ARCHIVE_SCHEMES = ("file:", "s3://")

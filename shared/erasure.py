@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from shared import keys, names
 from shared.archive.erasing import rename_in_archive
 from shared.codec import encode
@@ -119,14 +121,21 @@ def erase_from_directory(client: Any, player_id: str) -> Erased | None:
     name = fields[b"name"].decode()
     if b"erased" in fields:
         return Erased(player_id, name, name)
-    token = fields.get(b"token_hash")
-    if token is not None:  # first: whatever else fails, the token no longer works
-        revoke(client, [token.decode()])
+    revoke(client, _token_hashes(client, player_id, fields))  # first: whatever else fails, no token works
+    client.delete(keys.player_sessions(player_id), keys.player_seen(player_id))
     release_all(client, player_id, kept_name_claims(name))  # before the name goes: a repeat knows them still
     shown = placeholder(int(client.incr(keys.ERASED_PLAYERS)))
     client.hset(keys.player(player_id), mapping={"name": shown, "erased": "1"})
-    client.hdel(keys.player(player_id), "token_hash")
+    client.hdel(keys.player(player_id), "token_hash", "password_hash")
     return Erased(player_id, name, shown)
+
+
+def _token_hashes(client: Any, player_id: str, fields: dict[bytes, bytes]) -> list[str]:
+    """Every token the player holds: the registration's (its current one) and each device's session's."""
+    hashes = {fields[b"token_hash"].decode()} if b"token_hash" in fields else set()
+    for line in client.hvals(keys.player_sessions(player_id)):
+        hashes.add(orjson.loads(line)["token_hash"])
+    return sorted(hashes)
 
 
 def erase_player(client: Any, store: Any, archive: Any, player_id: str, notify: Callable[[str], None],

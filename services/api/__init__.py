@@ -1,6 +1,7 @@
 """The game-command service: a Flask app factory. No I/O happens at import."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -18,11 +19,25 @@ from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
 from shared.limits import Counters
 from shared.observability import metrics
+from shared.ratings.rating_fold import NEW_PLAYER
 from shared.readmodels import ReadModels
 from shared.seeds import SeedVault
 from shared.subscriber import Subscriber
 
-from . import command_endpoints, error_handlers, health, history, http_errors, observe, reading, reference, rename_erase
+from . import (
+    accounts,
+    command_endpoints,
+    error_handlers,
+    health,
+    history,
+    http_errors,
+    observe,
+    rating_reads,
+    reading,
+    reference,
+    rename_erase,
+    seek_endpoints,
+)
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
@@ -32,11 +47,17 @@ from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
 from .docs_page import ASSETS_URL, DOCS_PATH, serve_docs
 from .fanout import CLIENT_NAME as FANOUT_CLIENT_NAME
 from .feeds import live_feeds
+from .last_seen import LastSeen
+from .matchmaking import Matchmaker
+from .passwords import Passwords
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
 from .renamed_listener import NameChanges
 from .revocation_listener import Revocations
+from .rules_page import blp as rules_blueprint
+from .seek_pool import SeekPool
+from .sessions import SessionRegistry
 from .slots import Slots
 from .smorest import DocumentedApi, IdConverter, id_param_schema
 from .stream import blp as stream_blueprint
@@ -45,6 +66,15 @@ from .tokens import blp as tokens_blueprint
 from .wiring import Services
 
 MAX_BODY_BYTES = 64 * 1024
+
+# The bearer token of API.md "Identity", declared so /docs can authorise; optional everywhere
+# ({}: anonymous), since reads need none and each call that does answers 401 without it.
+BEARER_SCHEME = {
+    "components": {"securitySchemes": {"bearer": {
+        "type": "http", "scheme": "bearer",
+        "description": "A player's token: from `POST /players` (registration) or `POST /sessions` (logging in)."}}},
+    "security": [{}, {"bearer": []}],
+}
 
 
 def create_app(
@@ -61,6 +91,7 @@ def create_app(
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS=BEARER_SCHEME,
         OPENAPI_SWAGGER_UI_PATH=DOCS_PATH,
         OPENAPI_SWAGGER_UI_URL=ASSETS_URL,  # served by serve_docs: the docs work offline
     )
@@ -77,17 +108,8 @@ def _services(
     """What the views use, over the configured Redis (or the clients given)."""
     client = redis_client or connect(config.redis_url, max_connections=config.redis_connections)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
-    queue = catch_up_queue(queue_redis, config.queue_name)
-    rebuilds = rebuild_queue(queue_redis, config.queue_name)
-    lanes = CatchUpRequests(queue, config.catch_up_lanes)
-
-    def notify(match_id: str) -> None:
-        try:
-            lanes.request(match_id)
-        except redis.RedisError:
-            # The append already marked the match unprojected: a worker's sweep catches it up.
-            app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
-
+    queue, rebuilds = catch_up_queue(queue_redis, config.queue_name), rebuild_queue(queue_redis, config.queue_name)
+    notify = _catch_up_asker(app, CatchUpRequests(queue, config.catch_up_lanes))
     archive = archive_of(config) if archive is None else archive
     store = _store(config, client, clock, archive)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
@@ -97,6 +119,7 @@ def _services(
     # An archived match's commands are refused as a finished one's.
     matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
     read_models = _read_models(client, subscriber, store, NameChanges(subscriber))
+    limits = Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID)
     return Services(
         redis=client, store=store, players=players, matches=matches,
         read_models=read_models, queue_health=lambda: {"name": queue.name, "waiting": queue.count},
@@ -105,12 +128,25 @@ def _services(
                          read_models.names),
         keep_alive_seconds=config.keep_alive_seconds,
         waits=Slots(config.max_waits, per_client=config.waits_per_client),
-        limits=Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID),
+        limits=limits,
         trusted_proxies=config.trusted_proxies,
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
-        archive=ArchiveHealth(archive, client, config.archive_after), **_players_settings(config),
+        archive=ArchiveHealth(archive, client, config.archive_after), **_accounts(client, known_tokens, revocations),
+        **_players_settings(config),
+        matchmaker=_matchmaker(config, client, matches, players, limits, read_models, clock),
     )
+
+
+def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]:
+    """What an append calls: ask the projector to catch the match up (its lane's queue)."""
+    def notify(match_id: str) -> None:
+        try:
+            lanes.request(match_id)
+        except redis.RedisError:
+            # The append already marked the match unprojected: a worker's sweep catches it up.
+            app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
+    return notify
 
 
 def _players_settings(config: Config) -> dict[str, Any]:
@@ -126,11 +162,28 @@ def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads, chan
     return ReadModels(client, subscriber, archived_summary=changes.lines)
 
 
+def _accounts(client: Any, known_tokens: TokenCache[Player], revocations: Revocations) -> dict[str, Any]:
+    """Sessions, passwords and when each session was last seen (what ``POST /sessions`` needs)."""
+    return {"sessions": SessionRegistry(client, known_tokens), "passwords": Passwords(client),
+            "last_seen": LastSeen(client, revocations.revoked)}
+
+
 def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:
     """The streams (``APPEND_ACK``: how durable an append must be), and the archived matches past them."""
     ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
     streams = RedisEventStore(client, clock=clock, ack=ack)
     return archived_reads(streams, client, archive)
+
+
+def _matchmaker(config: Config, client: Any, matches: Matches, players: PlayerRegistry, limits: Limiter,
+                read_models: ReadModels, clock: Clock) -> Matchmaker:
+    """Quick pairing and rematches over the seek pool, seeks placed by the ratings served."""
+    def rating_of(player_id: str) -> float:
+        rating = read_models.ratings().rating(player_id)
+        return NEW_PLAYER.rating.value if rating is None else rating.rating.value
+
+    return Matchmaker(SeekPool(client, clock), matches, players, limits, read_models.feeds.append, rating_of,
+                      config.seek_seconds, clock, config.rematch_seconds)
 
 
 def _route(app: Flask) -> None:
@@ -144,13 +197,17 @@ def _route(app: Flask) -> None:
     app.after_request(mark_private)
     api.register_blueprint(command_endpoints.blp)
     api.register_blueprint(reading.blp)
+    api.register_blueprint(rating_reads.blp)
+    api.register_blueprint(seek_endpoints.blp)
     api.register_blueprint(health.blp)
     api.register_blueprint(history.blp)
     api.register_blueprint(stream_blueprint)
     api.register_blueprint(player_stream_blueprint)
     api.register_blueprint(tokens_blueprint)
     api.register_blueprint(rename_erase.blp)
+    api.register_blueprint(accounts.blp)
     app.register_blueprint(table_blueprint)
+    app.register_blueprint(rules_blueprint)
     if reference.enabled():  # benchmark-only, and kept out of the OpenAPI document
         app.register_blueprint(reference.blp)
     serve_docs(app)

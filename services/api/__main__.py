@@ -1,4 +1,4 @@
-"""``python -m services.api [serve | timer]``: the command service's one launcher.
+"""``python -m services.api [serve | timer | pairer]``: the command service's one launcher.
 
 - ``serve`` (the default) waits for Redis, then replaces itself with gunicorn bound to
   HOST:PORT, serving the app ``services.api.app_from_env()`` builds in each gunicorn
@@ -9,6 +9,8 @@
   ``WORKER_CONNECTIONS`` connections. Its file-descriptor limit is raised to match.
 - ``timer`` fires the timeouts and lobby expiries that fall due (:mod:`services.api.timer`),
   its metrics on ``METRICS_PORT`` (or the next free port).
+- ``pairer`` pairs open seeks every ``PASS_SECONDS`` and remakes pairings whose maker died
+  (:mod:`services.api.matchmaking`); any number may run beside the API processes.
 
 Both log as ``LOG_FORMAT`` says (gunicorn's own lines too, through ``gunicorn_config.py``).
 With metrics on, ``serve`` empties the gunicorn processes' metric directory first
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from services.api import create_app
+from services.api.pairer import pair_forever
 from services.api.players import PlayerRegistry
 from services.api.timer import Timer, run_forever
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
@@ -48,8 +51,10 @@ def main(argv: list[str] | None = None) -> None:
     command = (sys.argv[1:] if argv is None else argv) or ["serve"]
     if command == ["timer"]:
         return _timer()
+    if command == ["pairer"]:
+        return _pairer()
     if command != ["serve"]:
-        raise SystemExit("usage: python -m services.api [serve | timer]")
+        raise SystemExit("usage: python -m services.api [serve | timer | pairer]")
     _serve()
 
 
@@ -61,6 +66,15 @@ def _timer() -> None:
         exposition.serve(config.host, config.metrics_port)
     ctx = create_app(config).extensions["truc"]
     run_forever(Timer(ctx.matches, ctx.read_models, config.lobby_seconds, ended=ctx.limits.ended))
+
+
+def _pairer() -> None:
+    config = Config.from_env()
+    logs.setup(config.log_format, config.log_level, service="pairer")
+    wait_until_reachable(connect(config.redis_url))
+    if config.metrics:
+        exposition.serve(config.host, config.metrics_port)
+    pair_forever(create_app(config).extensions["truc"].matchmaker)
 
 
 def _serve() -> None:

@@ -1,12 +1,12 @@
 """The API's abuse limits (API.md "Limits"): what is counted against whom, and when it is given back.
 
-Per client address (:mod:`.client_address`): registrations, joins, live streams open at once
-(a match's or a player's), and reads of a match's history (replays, event logs: each costs
-a read and a fold, and needs no token). Per player: matches created, joins, matches
-waiting for an opponent, actions, and unfinished matches (``MAX_PLAYING``: waiting or
-playing, refused 409 ``TOO_MANY_MATCHES`` rather than 429, since waiting does not help:
-finishing does). The built-in bot is exempt from the per-player ones: it only answers
-invitations.
+Per client address (:mod:`.client_address`): registrations, login attempts (also counted per
+name tried), joins, live streams open at once (a match's or a player's), and reads of a
+match's history (replays, event logs: each costs a read and a fold, and needs no token).
+Per player: matches created, joins, matches waiting for an opponent, actions, and
+unfinished matches (``MAX_PLAYING``: waiting or playing, refused 409 ``TOO_MANY_MATCHES``
+rather than 429, since waiting does not help: finishing does). The built-in bot is exempt
+from the per-player ones: it only answers invitations.
 
 A limited request records nothing: its units are taken before the use case runs, and the
 units of what it would record (a player, a match) are given back if the use case refuses,
@@ -23,6 +23,7 @@ Redis, shared by every API process; ``RATE_LIMITS=off`` counts nothing at all.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -67,6 +68,8 @@ class Limiter:
         self.replays = Limit("replays", settings.replays_per_minute, MINUTE_MS)
         self.event_reads = Limit("events", settings.event_reads_per_minute, MINUTE_MS)
         self.credentials = Limit("credentials", settings.credentials_per_minute, MINUTE_MS)
+        self.logins = Limit("logins", settings.logins_per_hour, HOUR_MS)
+        self.name_logins = Limit("name_logins", settings.name_logins_per_hour, HOUR_MS)
 
     @contextmanager
     def registering(self, address: str) -> Iterator[None]:
@@ -94,6 +97,24 @@ class Limiter:
         with self._seating(player_id, match_id, ended):
             yield
 
+    @contextmanager
+    def pairing(self, player_ids: tuple[str, str], match_id: str, ended: Callable[[str], Ended]) -> Iterator[None]:
+        """Around the creation of a paired match (or a rematch): it counts among both players'
+        unfinished matches; TooManyMatchesError if either sits in ``MAX_PLAYING`` already."""
+        first, second = player_ids
+        with self._seating(first, match_id, ended(first)), self._seating(second, match_id, ended(second)):
+            yield
+
+    def at_cap(self, player_id: str, ended: Ended) -> bool:
+        """Whether the player sits in ``MAX_PLAYING`` unfinished matches (ended ones given back first)."""
+        if player_id == self._exempt or self._counters is None or self.playing.count <= 0:
+            return False
+        held = self._counters.held(self.playing, player_id)
+        if len(held) >= self.playing.count:
+            self._healed(player_id, ended)
+            held = self._counters.held(self.playing, player_id)
+        return len(held) >= self.playing.count
+
     def ended(self, match_id: str, state: MatchState) -> None:
         """After an action, a timeout or an expiry: a match that is over no longer counts for its players."""
         if state.status.over:
@@ -120,6 +141,14 @@ class Limiter:
         process); LimitedError past their share. The bot is exempt: its streams reconnect."""
         if player_id != self._exempt:
             self._take(self.credentials, player_id)
+
+    def log_in(self, address: str, name: str) -> None:
+        """Count one login attempt from ``address`` for ``name``; LimitedError past either share.
+
+        Every attempt counts, a good password too: what guessing needs is attempts. The name is
+        counted by a digest of its comparison form (any script, and the same for its spellings)."""
+        self._take(self.logins, address)
+        self._take(self.name_logins, hashlib.sha256(name.encode()).hexdigest()[:32])
 
     def left_lobby(self, match_id: str, state: MatchState) -> None:
         """After a join or a cancel: a match no longer waiting stops counting among its creator's."""

@@ -49,7 +49,8 @@ def invalid(message: str, fields: dict[str, Any] | None = None, **params: Any) -
     return ApiError(400, "INVALID_REQUEST", message, params=params, fields=fields or {})
 
 
-_NO_SUCH = {"match": N_("There is no such match."), "player": N_("There is no such player.")}
+_NO_SUCH = {"match": N_("There is no such match."), "player": N_("There is no such player."),
+            "session": N_("You have no such session.")}
 
 
 def not_found(what: str = "match") -> ApiError:

@@ -78,4 +78,7 @@ def credential() -> str | None:
 def _bound(player: Player, hashed: str) -> Player:
     bind(player_id=player.id)  # every line logged for the rest of the request names the caller
     g.credential = hashed  # a stream made with it ends once it is revoked (stream.py)
+    last_seen = services().last_seen
+    if last_seen is not None:  # noted in memory, written in the background (last_seen.py)
+        last_seen.saw(player.id, hashed)
     return player

@@ -16,7 +16,7 @@ from .api_error import ApiError, invalid
 from .auth import required_player
 from .client_address import client_address
 from .json_responses import json_response
-from .players import NameTakenError
+from .players import NameTakenError, token_hash
 from .private_matches import with_invite
 from .schemas import (
     ActionResultSchema,
@@ -46,14 +46,19 @@ def _limited(what: str) -> str:
 @blp.alt_response(429, schema=ErrorSchema, description=_limited("too many registrations from this address "
                                                                 "(`registrations`)"))
 def register_player(body: dict):
-    """Register a player: returns its id and its bearer token (shown only once)."""
+    """Register a player: returns its id and its bearer token (shown only once); with a `password`, the
+    player can log in from other devices too (`POST /sessions`)."""
     ctx = services()
     try:
-        with ctx.limits.registering(client_address()):
+        with ctx.limits.registering(client_address()):  # counted first: a refused flood costs no hashing
+            hashed = None if "password" not in body else ctx.passwords.hash(body["password"])  # before any write
             player, token = ctx.players.register(body["name"])
     except NameTakenError:
         isolated = f"\u2068{body['name']}\u2069"  # FSI ... PDI: a right-to-left name does not reorder the sentence
         raise ApiError(409, "NAME_TAKEN", "The name {name} is taken.", params={"name": isolated}) from None
+    if hashed is not None:
+        ctx.passwords.store(player.id, hashed)
+    ctx.sessions.adopt(player.id, token_hash(token))  # the first device's session
     return {"id": player.id, "name": player.name, "token": token}
 
 
@@ -68,9 +73,10 @@ def create_match(options: dict) -> Response:
     With `"private": true` it is never listed, and joined only with the `invite` of the creator's view."""
     ctx = services()
     opponent = ctx.bot() if options.pop("opponent", None) == "bot" else None
+    bot_level = options.pop("bot_level", None)  # recorded in match_created against the bot (default medium)
     player, match_id = required_player(), new_id()
     with ctx.limits.creating(player.id, match_id, waits=opponent is None, ended=_ended_for(player.id)):
-        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id)
+        recorded = use_cases.create(ctx.matches, player, options, opponent, match_id, bot_level)
     response = _view_of(recorded, 201)
     response.headers["Location"] = url_for("reading.get_match", match_id=recorded.match_id)
     return response

@@ -31,8 +31,11 @@ from .app.application_errors import (
     KeyReusedError,
     MatchNotFoundError,
     NotAPlayerError,
+    NotFinishedError,
     NotTheCreatorError,
     SeedUnavailableError,
+    SeekNotFoundError,
+    SeekOpenError,
     TooManyMatchesError,
     VersionConflictError,
 )
@@ -52,6 +55,10 @@ _ANSWERS: dict[type[ApplicationError], tuple[int, str, str]] = {
                            N_("This server does not hold the seed this match deals from; it cannot be played here.")),
     TooManyMatchesError: (409, "TOO_MANY_MATCHES", N_("You already sit in as many unfinished matches as a player "
                                                       "may; finish or cancel one first.")),
+    SeekOpenError: (409, "SEEK_OPEN", N_("You are already looking for an opponent; withdraw that seek first.")),
+    SeekNotFoundError: (404, "NOT_FOUND", N_("You have no open seek of that id: it was withdrawn, paired or has "
+                                             "expired.")),
+    NotFinishedError: (409, "MATCH_NOT_FINISHED", N_("A rematch can only be offered once the match is finished.")),
 }
 
 
@@ -83,6 +90,7 @@ _LIMITED = {
     **dict.fromkeys(("replays", "events"), N_("Your address reads match histories too fast; try again in {wait}.")),
     "joins": N_("You have tried to join too many matches lately; try again in {wait}."),
     "client_joins": N_("Too many matches were joined from your address lately; try again in {wait}."),
+    **dict.fromkeys(("logins", "name_logins"), N_("Too many login attempts lately; try again in {wait}.")),
 }
 
 

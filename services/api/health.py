@@ -67,9 +67,10 @@ def health() -> Response:
         parked = ctx.read_models.parked.current(ctx.read_models)
         queue = ctx.queue_health()
         archive = ctx.archive.report() if ctx.archive is not None else None
-    except Exception:  # noqa: BLE001 - health reports every failure, never raises
-        # The error names sockets and hosts: the operator's log gets it, the caller a code.
-        current_app.logger.exception("health check failed")
+    except Exception as error:  # noqa: BLE001 - health reports every failure, never raises
+        # The error names sockets and hosts: the operator's log gets it, the caller a code. One
+        # line, no traceback: a balancer probes every few seconds, and the cause is the same each time.
+        current_app.logger.warning("health check failed: %s: %s", type(error).__name__, error)
         body = {"status": "unavailable", "redis": False, "error": "STORE_UNAVAILABLE",
                 "message": say("The event store cannot be reached right now.")}
         return json_response(body, 503)

@@ -90,4 +90,7 @@ def _figures(ctx: Services) -> list[exposition.Reading]:
         ("truc_parked_matches", "Matches the projector parked on an event it cannot fold.", {},
          len(ctx.read_models.parked.current(ctx.read_models))),
         *(ctx.archive.readings() if ctx.archive is not None else []),
+        ("truc_seeks_open", "Seeks waiting for an opponent.", {}, ctx.matchmaker.pool.open_count()),
+        ("truc_ratings_lag_results", "Rated results recorded but not yet folded into the ratings.", {},
+         ctx.read_models.ratings().waiting()),
     ]

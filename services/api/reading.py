@@ -18,6 +18,7 @@ from .client_address import client_address
 from .json_responses import json_response, raw_json_response
 from .players import Player
 from .private_matches import check_summary, invite_only, with_invite
+from .rating_reads import rating_fields
 from .schemas import (
     LobbyQuerySchema,
     PlayerMatchesQuerySchema,
@@ -182,7 +183,8 @@ def player_row(player_id: str):
         raise not_found("player")
     row = ctx.read_models.player_row(player_id)
     zeros = dict.fromkeys(("matches_played", "matches_won", "rounds_won", "points_for", "points_against"), 0)
-    return row or {"id": player.id, "name": player.name, **zeros}
+    return {**(row or {"id": player.id, "name": player.name, **zeros}),
+            "rating": rating_fields(ctx.read_models.ratings().rating(player_id))}
 
 
 @blp.route("/players/<id:player_id>/matches", methods=["GET"])

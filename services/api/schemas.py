@@ -4,7 +4,8 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from shared import names
-from shared.keys import LOBBY_STATUSES
+from shared.botplay.levels import LEVELS
+from shared.keys import ID_PATTERN, LOBBY_STATUSES
 from shared.rules import ACTIONS, InvalidRulesError, Rules, Seat
 
 from .language import say
@@ -20,8 +21,18 @@ class NameField(fields.String):
             raise ValidationError(names.RULE) from None
 
 
+PASSWORD_LENGTH = validate.Length(min=8, max=128)  # characters (API.md "Accounts and sessions")
+
+
+def password_field(**options) -> fields.String:
+    return fields.String(validate=PASSWORD_LENGTH, load_only=True, **options)
+
+
 class PlayerCreateSchema(Schema):
     name = NameField(required=True, metadata={"description": names.RULE})
+    password = password_field(metadata={
+        "description": "Optional, 8–128 characters: lets the player log in from another device (`POST /sessions`). "
+                       "Without one, the token is the only key."})
 
 
 class PlayerNameSchema(Schema):
@@ -72,6 +83,9 @@ class DecksField(fields.List):
 
 class MatchCreateSchema(Schema):
     opponent = fields.String(validate=validate.OneOf(["bot"]))
+    bot_level = fields.String(validate=validate.OneOf(LEVELS), metadata={
+        "description": "How the bot plays, with `\"opponent\": \"bot\"`: easy, medium (the default), hard "
+                       "(a search of about 100 ms a move) or expert (about 1 s)."})
     rules = RulesField(load_default=Rules)
     first_dealer = fields.Enum(Seat, by_value=True, load_default=None, allow_none=True)
     start_scores = fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2))
@@ -79,11 +93,19 @@ class MatchCreateSchema(Schema):
                                    validate=validate.Length(equal=DECK_CARDS)), validate=validate.Length(max=64))
     private = fields.Boolean(load_default=False, metadata={
         "description": "Not listed in the lobby, and joined only with the `invite` the creator's view carries."})
+    rated = fields.Boolean(truthy={True}, falsy={False}, metadata={
+        "description": "A rated challenge: its result moves both players' Glicko-2 ratings. Never with custom "
+                       "terms (decks, start scores, a short clock or a small target) nor against the bot."})
 
     @validates_schema
     def private_only_for_a_friend(self, data, **kwargs):
         if data.get("private") and data.get("opponent") == "bot":  # the bot sits at once: nothing waits
             raise ValidationError("A match against the bot cannot be private.", "private")
+
+    @validates_schema
+    def rated_only_on_plain_terms(self, data, **kwargs):
+        if data.get("rated") and unratable(data):
+            raise ValidationError(UNRATABLE, "rated")
 
     @post_load
     def to_options(self, data, **kwargs):
@@ -92,6 +114,27 @@ class MatchCreateSchema(Schema):
         if "decks" in data:
             data["decks"] = tuple(tuple(deck) for deck in data["decks"])
         return data
+
+
+UNRATABLE = ("A rated match is played on plain terms against a person: no decks, start scores, short clock, "
+             "small target or bot.")  # translated as field_messages.py lists it
+
+
+def unratable(data: dict) -> bool:
+    """Whether a match created with ``data`` could never be rated: custom terms, or the bot."""
+    rules = data.get("rules") or Rules()
+    return data.get("opponent") == "bot" or "decks" in data or "start_scores" in data or rules.custom_terms
+
+
+class SeekSchema(Schema):
+    rated = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
+        "description": "Pair only with rated seeks (true) or unrated ones (false)."})
+    rules = RulesField(load_default=Rules, metadata={"description": "Variant keys; `turn_seconds` is the clock."})
+
+    @validates_schema
+    def rated_only_on_plain_terms(self, data, **kwargs):
+        if data.get("rated") and unratable(data):
+            raise ValidationError(UNRATABLE, "rated")
 
 
 class JoinSchema(Schema):
@@ -151,6 +194,11 @@ class PlayerMatchesQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=50)
 
 
+class WindowQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=2**31), load_default=0)
+    limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
+
+
 class ScoreboardQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
 
@@ -183,6 +231,8 @@ class ScoreRowSchema(Schema):
     rounds_won = fields.Integer()
     points_for = fields.Integer()
     points_against = fields.Integer()
+    rating = fields.Dict(metadata={"description": "value, rd, volatility, provisional (RD >= 110), games, "
+                                                  "wins, losses, shown (e.g. \"1523?\")"})
 
 
 class ScoreboardSchema(Schema):
@@ -199,3 +249,45 @@ class ErrorSchema(Schema):
     error = fields.String(required=True, metadata={"description": "A stable machine code, e.g. NOT_YOUR_TURN"})
     message = fields.String(required=True, metadata={"description": "One human sentence"})
     fields_ = fields.Dict(data_key="fields", metadata={"description": "What was wrong with each input field"})
+
+
+class PasswordSetSchema(Schema):
+    password = password_field(required=True, metadata={"description": "The new password, 8–128 characters."})
+    current = fields.String(load_only=True, validate=validate.Length(max=128), metadata={
+        "description": "The password now set: required once the player has one."})
+
+
+class LoginSchema(Schema):
+    name = fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=256))
+    password = fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=128))
+
+
+class PlayerRefSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
+class NewSessionSchema(Schema):
+    id = fields.String(metadata={"description": "The session's id (`DELETE /players/me/sessions/{id}` ends it)."})
+    token = fields.String(metadata={"description": "This device's bearer token (shown only once)."})
+    player = fields.Nested(PlayerRefSchema)
+
+
+class SessionSchema(Schema):
+    id = fields.String()
+    created_at = fields.String(metadata={"description": "ISO 8601 UTC"})
+    last_seen_at = fields.String(allow_none=True, metadata={
+        "description": "ISO 8601 UTC: the token's last use, to the minute (null: none yet)"})
+    current = fields.Boolean(metadata={"description": "Whether this is the session of the token that asks."})
+
+
+class SessionListSchema(Schema):
+    sessions = fields.List(fields.Nested(SessionSchema))
+    password = fields.Boolean(metadata={"description": "Whether the player has set a password."})
+
+
+class MyMatchesQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(LOBBY_STATUSES), load_default="playing")
+    after = fields.String(validate=validate.Regexp(f"^{ID_PATTERN}$"), metadata={
+        "description": "The id of the last match of the page before: the next page starts after it."})
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)

@@ -51,7 +51,9 @@ def rotate_token() -> dict:
     """A new bearer token for the caller: the one sent stops working at once, on every server process."""
     player = required_player()
     services().limits.issue_credential(player.id)
-    token = services().players.rotate(player, bearer_token())
+    old_token = bearer_token()
+    token = services().players.rotate(player, old_token)
     if token is None:  # another rotation of the same token won the race
         raise ApiError(401, "UNAUTHENTICATED", "This token does not belong to any player.")
+    services().sessions.rotated(player.id, token_hash(old_token), token_hash(token))  # the same device's session
     return {"token": token}

@@ -15,7 +15,10 @@ from shared.readmodels import ReadModels
 from .abuse_limits import Limiter
 from .app import Matches
 from .feeds import LiveFeeds
+from .last_seen import LastSeen
+from .passwords import Passwords
 from .players import Player, PlayerRegistry
+from .sessions import SessionRegistry
 from .slots import Slots
 
 
@@ -40,6 +43,10 @@ class Services:
     name_reserve_seconds: int = 30 * 86400  # a renamed player's old name is kept from others this long
     erase_in_match: str = "resign"  # an erased player's unfinished matches: "resign" them, or "refuse" (409)
     archive: Any = None  # the archive's health (services.api.archive_health.ArchiveHealth); None: not reported
+    sessions: SessionRegistry | None = None  # each device's token (sessions.py)
+    passwords: Passwords | None = None  # players' password hashes (passwords.py)
+    last_seen: LastSeen | None = None  # when each session was last used, written in the background (last_seen.py)
+    matchmaker: Any = None  # quick pairing and rematches (matchmaking.Matchmaker)
 
 
 def services() -> Services:

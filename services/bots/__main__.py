@@ -2,13 +2,16 @@
 
 Its identity is the ``BOT_TOKEN`` secret, shared with the API (which seats this player as B
 when a match is created with ``{"opponent": "bot"}``). Its player stream tells it where it
-is on turn or asked a question, and it acts there (see :mod:`services.bots.player`).
+is on turn or asked a question, and it acts there (see :mod:`services.bots.player`), each
+move decided in a pool of ``BOT_WORKERS`` processes by the match's level
+(:mod:`services.bots.decisions`).
 """
 from __future__ import annotations
 
 import os
 import random
 
+from services.bots import decisions
 from services.bots.player import BotPlayer
 from services.bots.strategies import STRATEGIES
 from services.client import TrucClient
@@ -27,8 +30,11 @@ def main() -> None:
     if token is None:
         raise SystemExit("BOT_TOKEN is not set: the bot has no identity (make run sets one)")
     client = TrucClient(f"http://{config.host}:{config.port}", token)
-    strategy = STRATEGIES[os.environ.get("BOT_STRATEGY", "heuristic")](random.Random())
-    BotPlayer(client, strategy).wait_for_api().run_forever()
+    fixed = os.environ.get("BOT_STRATEGY")  # one fixed player for every match; unset: each match's level
+    if fixed:
+        BotPlayer(client, STRATEGIES[fixed](random.Random())).wait_for_api().run_forever()
+    with decisions.pool() as workers:
+        BotPlayer(client, None, pool=workers).wait_for_api().run_forever()
 
 
 if __name__ == "__main__":

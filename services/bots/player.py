@@ -5,12 +5,18 @@ the bot, then a ``turn`` each time one starts awaiting it. So a server with thou
 dead matches costs an idle bot nothing. After a drop it reconnects from the last position
 it saw (``Last-Event-ID``), as the terminal client reconnects a match stream; notices are
 hints, so each move is decided on the match's view, sent with ``If-Match``.
+
+With a pool (``services.bots.decisions``) the stream only reads views and hands them on:
+the moves are decided in the pool's processes and sent as each is ready, so a search in
+one match never holds up the notices of the others.
 """
 from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
+from services.bots import decisions
 from services.bots.strategies import Strategy
 from services.client import ApiError, ServerEvent, TrucClient
 from shared.bot import BOT_PLAYER_ID
@@ -22,9 +28,12 @@ RETRY_SECONDS = 2.0  # before reconnecting a dropped or refused stream (the serv
 
 
 class BotPlayer:
-    def __init__(self, client: TrucClient, strategy: Strategy, player_id: str = BOT_PLAYER_ID) -> None:
+    def __init__(self, client: TrucClient, strategy: Strategy | None, player_id: str = BOT_PLAYER_ID,
+                 pool: Executor | None = None) -> None:
         self.client = client
-        self.strategy = strategy
+        self.strategy = strategy  # decides in the stream's thread; None: the pool decides by each match's level
+        self.pool = pool
+        self._senders = ThreadPoolExecutor(4, thread_name_prefix="bot-send") if pool is not None else None
         self.player_id = player_id
         self.position: str | None = None  # the last feed position seen: a reconnect reads on from it
         self._acted: dict[str, int] = {}  # match id -> the version of the view last acted on
@@ -75,9 +84,27 @@ class BotPlayer:
         except ApiError as error:
             log.warning("match %s: cannot read it: %s", match_id, error)
             return False
+        if self.pool is not None:
+            self._acted[match_id] = view["version"]  # in the pool: told again meanwhile, it is not asked twice
+            decided = decisions.submit(self.pool, view)
+            decided.add_done_callback(lambda done: self._senders.submit(self._send, match_id, view, done))
+            return True
         action = self.strategy(view)
         if action is None:
             return False  # the match moved on: a newer notice tells whether it awaits the bot
+        return self._act(match_id, view, action)
+
+    def _send(self, match_id: str, view: dict, decided: Future) -> None:
+        try:
+            action = decided.result()
+        except Exception:  # a failed decision is logged; the clock's default decision covers the turn
+            log.exception("match %s: the decision failed", match_id)
+            return
+        if action is not None:
+            with bound(match_id=match_id):
+                self._act(match_id, view, action)
+
+    def _act(self, match_id: str, view: dict, action: dict) -> bool:
         try:
             self.client.act(match_id, action, if_match=view["version"])
         except ApiError as error:

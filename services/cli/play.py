@@ -28,6 +28,7 @@ import click
 from rich.console import Console
 
 from services.client import ApiError, TrucClient
+from shared.botplay.levels import DEFAULT_LEVEL, LEVELS
 from shared.config import Config
 from shared.i18n import Translator
 from shared.private_files import private_dir, read_secret, write_secret
@@ -49,7 +50,7 @@ def _token_file(config: Config, name: str) -> Path:
     return config.data_dir / "players" / f"{file_stem(name)}.token"
 
 
-def _player(client: TrucClient, config: Config, name: str) -> None:
+def log_in(client: TrucClient, config: Config, name: str) -> None:
     """Log in as ``name`` with its saved token, or register it and save the token."""
     path = _token_file(config, name)
     saved = read_secret(path)
@@ -132,24 +133,50 @@ def _join(
 @click.command()
 @click.option("--name", required=True, help="Your player name (registered on first use; the token is kept "
                                             "under DATA_DIR/players).")
-@click.option("--bot", "against_bot", is_flag=True, help="Play against the built-in bot.")
+@click.option("--bot", "bot_level", is_flag=False, flag_value=DEFAULT_LEVEL, type=click.Choice(LEVELS),
+              help=f"Play against the built-in bot, at a level ({', '.join(LEVELS)}; --bot alone: {DEFAULT_LEVEL}).")
 @click.option("--join", "join_id", help="Join a match a friend created (asks first; or come back to one of yours).")
 @click.option("--invite", help="The invite of a private match, to join it with --join.")
 @click.option("--url", help="The API (default: http://HOST:PORT from the environment).")
+@click.option("--turn-seconds", type=click.IntRange(5, 604800),
+              help="Seconds each decision may take, for a match you create (default: the server's, 60).")
+@click.option("--rules", "variants", multiple=True, metavar="KEY=VALUE", callback=lambda _c, _p, v: _variants(v),
+              help="A rule variant of RULES.md §10 for a match you create, e.g. raise_ladder=even (repeatable).")
 @lang_option
-def play(name: str, against_bot: bool, join_id: str | None, invite: str | None, url: str | None, lang: str) -> None:
+def play(name: str, bot_level: str | None, join_id: str | None, invite: str | None, url: str | None,
+         turn_seconds: int | None, variants: dict[str, Any], lang: str) -> None:
     """Play Le Truc in the terminal: create a match (for the bot or a friend) or join one."""
     config = Config.from_env()
     client = TrucClient(url or f"http://{config.host}:{config.port}", accept_language=lang)
     console, tr = Console(highlight=False), terminal(lang)
     try:
-        _player(client, config, name)
-        options = {"opponent": "bot"} if against_bot else {}
+        log_in(client, config, name)
+        options = _match_options(bot_level, turn_seconds, variants)
         view = _join(client, console, join_id, tr, invite) if join_id else client.create_match(**options)
     except ApiError as error:
         raise click.ClickException(printable(error.message)) from None
     with _keyboard() as keyboard, contextlib.suppress(KeyboardInterrupt):
         _session(client, console, view, keyboard, tr)
+
+
+def _variants(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``--rules key=value`` pairs as the API's ``rules`` object: numbers and true/false as JSON says them
+    (the server checks the keys and values and says in the player's language what is wrong)."""
+    found: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r}: write KEY=VALUE, e.g. raise_ladder=even", param_hint="--rules")
+        text = value.strip()
+        found[key.strip()] = {"true": True, "false": False}.get(text.lower(), int(text) if text.isdigit() else text)
+    return found
+
+
+def _match_options(bot_level: str | None, turn_seconds: int | None, variants: dict[str, Any]) -> dict[str, Any]:
+    """The body of POST /matches for a new match (``bot_level``: against the bot, at that level)."""
+    rules = {**variants, **({"turn_seconds": turn_seconds} if turn_seconds is not None else {})}
+    bot = {"opponent": "bot", "bot_level": bot_level} if bot_level else {}
+    return {**bot, **({"rules": rules} if rules else {})}
 
 
 def _session(client: TrucClient, console: Console, view: dict[str, Any], keyboard: int, tr: Translator) -> None:

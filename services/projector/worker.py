@@ -99,6 +99,7 @@ class ProjectorWorker(PromptlyStoppingWorker):
                 counts[self._sweep_one(match_id, context, registry, parked)] += 1
             if parked:
                 registry.forget_passed(context.readmodels)
+            context.readmodels.ratings().settle()  # rated results a folder that died left waiting
         except redis.exceptions.RedisError as error:
             # Keep the worker alive: the next sweep tries again.
             self.log.warning("Sweep: interrupted by a Redis error: %s", error)

@@ -22,11 +22,11 @@ from babel.messages.pofile import read_po
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-LANGUAGES = ("en", "fi", "nl", "pa", "bn", "ur")
+LANGUAGES = ("en", "fi", "nl", "pa", "bn", "ur", "fr", "ca")
 DEFAULT = "en"
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)  # those with catalogues
 RIGHT_TO_LEFT = frozenset({"ur"})
-DOMAINS = ("messages", "table", "terminal")  # the server's answers, the browser table, truc play
+DOMAINS = ("messages", "table", "terminal", "rules")  # the server's answers, the browser table, truc play, how to play
 LOCALES = Path(__file__).with_name("locales")
 
 

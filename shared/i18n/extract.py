@@ -1,12 +1,14 @@
 """``python -m shared.i18n.extract [DOMAIN ...]`` (``make messages``): every catalogue, from the code.
 
-Three domains, each read from its own sources (no domain names: all three):
+Four domains, each read from its own sources (no domain names: all four):
 
 - ``messages``: the server's answers (the rules' refusals, the API's errors and validation
   messages), Python over services/api and shared/rules;
 - ``table``: the browser table, Babel's ``javascript`` extractor over its scripts and Jinja's
   over its page template;
-- ``terminal``: ``truc play`` and ``truc replay``, Python over services/cli.
+- ``terminal``: ``truc play`` and ``truc replay``, Python over services/cli;
+- ``rules``: how to play (the rules page, the table's help panel, ``truc rules``), Python over
+  shared/i18n/how_to_play.py.
 
 For each, the template ``locales/<domain>.pot`` is written and each language's ``<domain>.po``
 brought in step with it: new messages arrive empty, gone ones are dropped, translations are
@@ -80,6 +82,12 @@ DOMAINS = {domain.name: domain for domain in (
         sources=("services/cli",),
         method_map=(("**.py", "python"),),
         keywords={"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "counted": (2, 3)},
+    ),
+    Domain(
+        name="rules",
+        sources=("shared/i18n",),
+        method_map=(("how_to_play.py", "python"), ("**", "ignore")),
+        keywords={"N_": None},
     ),
 )}
 

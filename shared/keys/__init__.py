@@ -8,6 +8,7 @@ family of keys is a module of its own, by who writes it and what it means:
 - :mod:`.backlog`: the projector's backlog: unprojected marks and their index, catch-up asks, lanes;
 - :mod:`.access`: players, claimed names, tokens and tickets, abuse limits' units;
 - :mod:`.read_models`: views, lobby, scoreboard, feeds, each by generation;
+- :mod:`.rating_keys`: the ratings read model's results, history and leaderboard, by generation;
 - :mod:`.archived`: what an archived match leaves in Redis.
 
 tests/unit/test_architecture.py fails on a ``truc:`` key written anywhere else.
@@ -24,6 +25,8 @@ from shared.keys.access import (  # noqa: F401
     player,
     player_given_up,
     player_name,
+    player_seen,
+    player_sessions,
     player_token,
     stream_ticket,
 )
@@ -54,6 +57,15 @@ from shared.keys.namespace import (  # noqa: F401
     match_id_from_key,
     player_id_from_key,
     validate_match_id,
+)
+from shared.keys.rating_keys import (  # noqa: F401
+    leaderboard,
+    player_ratings,
+    player_ratings_pattern,
+    rated_results,
+    ratings_global_keys,
+    ratings_lock,
+    ratings_pending,
 )
 from shared.keys.read_models import (  # noqa: F401
     CLOCKS,

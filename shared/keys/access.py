@@ -30,6 +30,16 @@ def player_token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
+def player_sessions(player_id: str) -> str:
+    """A player's sessions, one a device (a hash: session id -> JSON of its token's hash and creation time)."""
+    return player_key(player_id, "sessions")
+
+
+def player_seen(player_id: str) -> str:
+    """When each of a player's tokens was last used (a hash: token hash -> epoch ms, written at most once a minute)."""
+    return player_key(player_id, "seen")
+
+
 def stream_ticket(ticket_hash: str) -> str:
     """Maps the SHA-256 of a stream ticket to its player id, until it expires or is used (one key: one slot)."""
     return f"{PREFIX}:ticket:{ticket_hash}"

@@ -32,6 +32,11 @@ LIMITS_HIT = Counter("truc_limits_hit", "Requests refused by an abuse limit, by 
 CATCH_UP_SECONDS = Histogram("truc_catch_up_duration_seconds", "Time a projector job took to catch a match up.",
                              buckets=LATENCY_BUCKETS)
 CATCH_UPS = Counter("truc_catch_ups", "Projector catch-up jobs run, by outcome (ok, failed).", ["outcome"])
+SEEKS = Counter("truc_seeks", "Seeks opened, by outcome (opened).", ["outcome"])
+PAIRINGS = Counter("truc_pairings", "Pairs of seeks made into a match, by rated-ness.", ["rated"])
+PAIRING_WAIT_SECONDS = Histogram("truc_pairing_wait_seconds", "Time a seek waited until it was paired.",
+                                 buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0))
+REMATCHES = Counter("truc_rematches", "Rematch requests, by outcome (offered, made).", ["outcome"])
 
 _enabled = True
 
@@ -88,3 +93,20 @@ def record_catch_up(seconds: float, ok: bool) -> None:
     if _enabled:
         CATCH_UP_SECONDS.observe(seconds)
         CATCH_UPS.labels("ok" if ok else "failed").inc()
+
+
+def record_seek(outcome: str) -> None:
+    if _enabled:
+        SEEKS.labels(outcome).inc()
+
+
+def record_pairing(rated: bool, waits_seconds: list[float]) -> None:
+    if _enabled:
+        PAIRINGS.labels("true" if rated else "false").inc()
+        for wait in waits_seconds:
+            PAIRING_WAIT_SECONDS.observe(max(wait, 0.0))
+
+
+def record_rematch(outcome: str) -> None:
+    if _enabled:
+        REMATCHES.labels(outcome).inc()

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from shared import keys
+from shared.eventstore.schema import ms_from_iso
 
 MAX_SETTLE_ATTEMPTS = 10  # a placement chasing summaries that keep changing gives up, healed by the next read
 
@@ -68,9 +69,15 @@ class LobbyLists:
         """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
         return self._listed(keys.lobby(status, self._generation), status, limit, hide=True)
 
-    def of_player(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
-        return self._listed(keys.player_matches(player_id, status, self._generation), status, limit, hide)
+    def of_player(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                  after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first;
+        ``after``: only those listed after that match (the last of the page before)."""
+        key = keys.player_matches(player_id, status, self._generation)
+        if after is None:
+            return self._listed(key, status, limit, hide)
+        place = self._place_of(after)
+        return [] if place is None else self._listed(key, status, limit, hide, place)
 
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
         """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""
@@ -94,15 +101,27 @@ class LobbyLists:
         replies = pipe.execute()
         return replies[-1] if then_read else None
 
-    def _listed(self, key: str, status: str, limit: int, hide: bool = False) -> list[dict[str, Any]]:
-        """The summaries an index lists under ``status`` (private ones too unless ``hide``); a stale
-        listing is moved as it is met."""
+    def _place_of(self, match_id: str) -> tuple[float, str] | None:
+        """Where a page after ``match_id`` starts: its creation time and id (None: no such match).
+
+        Read from its summary, not its place in the list: a match that changed status since
+        the page before (left this list) still marks where the next page begins."""
+        raw = self._client.hget(keys.match_views(keys.validate_match_id(match_id), self._generation), "summary")
+        created_at = None if raw is None else orjson.loads(raw).get("created_at")
+        return None if created_at is None else (ms_from_iso(created_at), match_id)
+
+    def _listed(self, key: str, status: str, limit: int, hide: bool = False,
+                after: tuple[float, str] | None = None) -> list[dict[str, Any]]:
+        """The summaries an index lists under ``status`` (private ones too unless ``hide``), past ``after``
+        (a creation time and an id); a stale listing is moved as it is met."""
         found: list[dict[str, Any]] = []
         start = 0
         while len(found) < limit:
-            entries = self._client.zrevrange(key, start, start + limit - 1, withscores=True)
+            entries = self._page(key, start, limit, after)
             moved = 0
             for (member, created_at), summary in zip(entries, self._summaries(entries)):
+                if after is not None and created_at == after[0] and _text(member) >= after[1]:
+                    continue  # as old as ``after`` and ordered before it (ZREVRANGE: the greater id first)
                 if summary is None:
                     continue  # listed before its views were written (shown once written), or unreadable
                 if summary["status"] != status:
@@ -114,6 +133,11 @@ class LobbyLists:
                 break
             start += len(entries) - moved
         return found[:limit]
+
+    def _page(self, key: str, start: int, count: int, after: tuple[float, str] | None) -> list[tuple[bytes, float]]:
+        if after is None:
+            return self._client.zrevrange(key, start, start + count - 1, withscores=True)
+        return self._client.zrevrangebyscore(key, after[0], "-inf", start, count, withscores=True)
 
     def _summaries(self, entries: list[tuple[bytes, float]]) -> list[dict[str, Any] | None]:
         """The stored summary of each entry, else its archived line (None: neither)."""

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from shared import keys
+from shared.eventstore.schema import ms_from_iso
 from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.scoreboard import rank_member, rank_score
 from shared.readmodels.writes import AUDIENCES, InvalidAudienceError
@@ -93,8 +94,9 @@ class InMemoryGenerationModels:
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         return self._listing("lobby", status, limit, hide=True)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        return self._listing(f"player:{player_id}", status, limit, hide)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                       after: str | None = None) -> list[dict[str, Any]]:
+        return self._listing(f"player:{player_id}", status, limit, hide, after)
 
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
         """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""
@@ -102,10 +104,18 @@ class InMemoryGenerationModels:
         listed = sorted((created_at, match_id) for match_id, created_at in lobby.items() if created_at <= cutoff_ms)
         return [match_id for _, match_id in listed[:max(limit, 0)]]
 
-    def _listing(self, index: str, status: str, limit: int, hide: bool) -> list[dict[str, Any]]:
-        """Newest first (ties: the greater id first, as Redis's ZREVRANGE); a stale listing is moved."""
+    def _listing(self, index: str, status: str, limit: int, hide: bool,
+                 after: str | None = None) -> list[dict[str, Any]]:
+        """Newest first (ties: the greater id first, as Redis's ZREVRANGE), past ``after``'s place (its
+        creation time and id, from its summary); a stale listing is moved."""
         listed = sorted(self._listed.get((index, status), {}).items(), key=lambda item: (item[1], item[0]),
                         reverse=True)
+        if after is not None:
+            marker = self.summary(after) or {}
+            if marker.get("created_at") is None:
+                return []  # no such match: nothing is listed after it
+            place = (ms_from_iso(marker["created_at"]), after)
+            listed = [(match_id, created_at) for match_id, created_at in listed if (created_at, match_id) < place]
         found = []
         for match_id, created_at in listed:
             summary = self.summary(match_id)

@@ -25,6 +25,7 @@ from shared.readmodels.generation_writes import GenerationWrites
 from shared.readmodels.generations import Pointer
 from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.memory import InMemoryGenerationModels
+from shared.readmodels.memory_ratings import InMemoryRatings
 from shared.readmodels.parked import ParkedMatch, ParkedRecords, Poison, parked_record
 from shared.readmodels.player_feeds import MAXLEN, START, Notice, Telling, entry_order
 
@@ -38,6 +39,7 @@ class InMemoryReadModels(GenerationWrites):
         self._archived_summary = archived_summary
         self._pointer = Pointer()
         self._generations: dict[int, InMemoryGenerationModels] = {}
+        self._ratings: dict[int, InMemoryRatings] = {}
         self._written = threading.Condition()
         self.parked = InMemoryParkedMatches()
         self.clocks = InMemoryClocks()
@@ -55,6 +57,12 @@ class InMemoryReadModels(GenerationWrites):
             if generation not in self._generations:
                 self._generations[generation] = InMemoryGenerationModels(generation, self._archived_summary)
             return self._generations[generation]
+
+    def ratings(self, generation: int | None = None) -> InMemoryRatings:
+        """The ratings read model of ``generation`` (None: the one reads use)."""
+        generation = self._pointer.generation if generation is None else generation
+        with self._written:
+            return self._ratings.setdefault(generation, InMemoryRatings())
 
     def build(self, generation: int | None) -> None:
         """Start (None: stop) building ``generation`` beside the served one (a rebuild's lock, on Redis)."""
@@ -101,8 +109,9 @@ class InMemoryReadModels(GenerationWrites):
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         return self._served().lobby(status, limit)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        return self._served().player_matches(player_id, status, limit, hide)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                       after: str | None = None) -> list[dict[str, Any]]:
+        return self._served().player_matches(player_id, status, limit, hide, after)
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         return self._served().scoreboard(limit)

@@ -32,6 +32,7 @@ from shared.fold import FoldedMatch, Reach
 from shared.readmodels.generations import Pointer
 from shared.readmodels.parked import ParkedMatch, Poison, ServedVersions
 from shared.readmodels.player_feeds import Notice, Telling
+from shared.readmodels.ratings_port import RatingsStore
 
 
 @runtime_checkable
@@ -63,7 +64,7 @@ class ReadModelStore(Protocol):
     def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]: ...
 
     def player_matches(self, player_id: str, status: str, limit: int = 50,
-                       hide: bool = False) -> list[dict[str, Any]]: ...
+                       hide: bool = False, after: str | None = None) -> list[dict[str, Any]]: ...
 
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]: ...
 
@@ -132,6 +133,10 @@ class ReadSide(Protocol):
     def pointer(self) -> Pointer: ...
 
     def at(self, generation: int) -> ReadModelStore: ...
+
+    def ratings(self, generation: int | None = None) -> RatingsStore:
+        """The ratings read model of ``generation`` (None: the one reads use; see ``ratings_port``)."""
+        ...
 
     def fold_new(
         self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),

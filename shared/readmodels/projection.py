@@ -72,6 +72,7 @@ def summary(projection: FoldedMatch, spectator_view: dict[str, Any] | None = Non
         "winner": shown["winner"],
         "rules": shown["rules"],
         "custom": shown["custom"],
+        "rated": shown["rated"],
         "private": projection.state.private,  # unlisted: the lobby and other players' lists skip it
         "created_at": None if created_at is None else iso_from_ms(created_at),
     }

@@ -32,6 +32,7 @@ from shared.readmodels.generations import Pointer, current_generation, pointer_f
 from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.player_feeds import PlayerFeeds, Telling
+from shared.readmodels.rating_store import RedisRatings
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
@@ -74,6 +75,10 @@ class ReadModels(GenerationWrites):
         """The read models of ``generation``, whichever one reads use."""
         return GenerationModels(self._client, generation, self._archived_summary)
 
+    def ratings(self, generation: int | None = None) -> RedisRatings:
+        """The ratings read model of ``generation`` (None: the one reads use)."""
+        return RedisRatings(self._client, self.generation() if generation is None else generation)
+
     def _served(self) -> GenerationModels:
         return self.at(self.generation())
 
@@ -112,9 +117,11 @@ class ReadModels(GenerationWrites):
         """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
         return self._served().lobby(status, limit)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
-        return self._served().player_matches(player_id, status, limit, hide)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                       after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first;
+        ``after``: only those listed after that match (the last of the page before)."""
+        return self._served().player_matches(player_id, status, limit, hide, after)
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:
         """``{"players": [row, ...], "version": <finished matches counted>}``, best first."""

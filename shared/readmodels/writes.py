@@ -160,9 +160,11 @@ class GenerationModels:
         """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
         return self._lobby.public(status, limit)
 
-    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False) -> list[dict[str, Any]]:
-        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first."""
-        return self._lobby.of_player(player_id, status, limit, hide)
+    def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
+                       after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of one player's matches of ``status`` (``hide``: not the private ones), newest first;
+        ``after``: only those listed after that match (the last of the page before)."""
+        return self._lobby.of_player(player_id, status, limit, hide, after)
 
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
         """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""

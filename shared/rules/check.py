@@ -136,3 +136,39 @@ def _timeout_refusal(state: MatchState, command: TimeOut) -> RuleError | None:
     if due is None or command.now_ms < due:
         return RuleError(RuleCode.NOT_DUE, "{seat}'s deadline has not passed yet.", seat=command.seat.value)
     return None
+
+
+def permitted(state: MatchState, seat: Seat) -> tuple[bool, tuple[type[PlayerAction], ...]]:
+    """What ``refusal`` lets ``seat`` do now, without building a refusal for everything else:
+    (may it play a card of its hand, the other action kinds it may send, in
+    ``legal_actions``'s order). The same rules as ``refusal``, walked once for a seat rather
+    than once per command: the legal actions are listed on every move of every playout.
+    ``tests/unit/rules/test_legal_fast.py`` holds the two to the same answer."""
+    status = state.status
+    if status is not Status.PLAYING:
+        return False, (Cancel,) if status is Status.WAITING and seat is Seat.A else ()
+    rnd = state.round
+    if rnd is None:
+        return False, ()
+    pending = rnd.pending
+    if pending is not None:
+        if pending.by is seat:
+            return False, (Fold, Resign)
+        if pending.kind is QuestionKind.REMAINDER:
+            return False, (DeclareRemainder, Accept, Reject, Fold, Resign)
+        return False, (Accept, Reject, Fold, Resign)
+    redeal = rnd.redeal_open and state.rules.redeals_per_round != 0 and not (
+        state.rules.redeal_proposer is RedealProposer.NON_DEALER and seat is rnd.dealer)
+    if seat is not rnd.turn:
+        return False, _OFF_TURN[redeal]
+    requests = not rnd.remainder_round and not rnd.requested_this_turn and not (
+        state.rules.alternate_requests and rnd.last_accepted_by is seat)
+    return True, _ON_TURN[requests, redeal]
+
+
+_OFF_TURN = {False: (Fold, Resign), True: (Fold, ProposeRedeal, Resign)}
+_ON_TURN = {
+    (requests, redeal): ((Raise, DeclareRemainder) if requests else ()) + (Fold,)
+    + ((ProposeRedeal,) if redeal else ()) + (Resign,)
+    for requests in (False, True) for redeal in (False, True)
+}

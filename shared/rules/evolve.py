@@ -24,7 +24,22 @@ from .state import (
 
 def evolve(state: MatchState, event: ev.Event) -> MatchState:
     """Apply one recorded fact to ``state``, returning the new state."""
-    return _STEPS[type(event)](state, event)
+    global _recent
+    for seen, fact, result in _recent:
+        if seen is state and fact is event:
+            return result
+    result = _STEPS[type(event)](state, event)
+    _recent = ((state, event, result),) + _recent[:_REMEMBERED - 1]
+    return result
+
+
+# The last few steps taken, by identity: ``decide`` folds the first facts of a command to
+# decide the rest (a card's trick, the trick's round), and ``step`` then folds every fact of
+# the command again; the second time costs a lookup. States and events are immutable and the
+# entries hold them, so an identity match is the very same step. The tuple is replaced whole,
+# never changed, so threads sharing it read one consistent entry or miss.
+_REMEMBERED = 4
+_recent: tuple[tuple[MatchState, ev.Event, MatchState], ...] = ()
 
 
 def replay(events: Iterable[ev.Event], state: MatchState = INITIAL) -> MatchState:
@@ -41,7 +56,8 @@ def _match_created(state: MatchState, e: ev.MatchCreated) -> MatchState:
         first_dealer=e.first_dealer, decks=e.decks, seed_commitment=e.seed_commitment,
         # Recorded ``custom`` says the creator chose decks or start scores; a short clock or
         # target is custom too, said of matches recorded before that rule as well.
-        custom=e.custom or e.rules.custom_terms, private=e.private, capped=e.capped,
+        custom=e.custom or e.rules.custom_terms, private=e.private, capped=e.capped, bot_level=e.bot_level,
+        rated=e.rated,
     )
 
 

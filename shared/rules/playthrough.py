@@ -23,7 +23,7 @@ OnStep = Callable[[MatchState, PlayerAction | TimeOut, list[Event], MatchState],
 START_MS = 1_700_000_000_000  # the match's creation time (epoch ms)
 STEP_MS = 1_000  # time between one move and the next
 
-_RARE = (Fold, DeclareRemainder)
+_RARE = frozenset({Fold, DeclareRemainder})
 
 
 def random_action(
@@ -34,18 +34,14 @@ def random_action(
     Resignations are left out unless ``resign_weight`` gives them a weight (a resignation
     ends the match, so a typical weight is far below ``rare_weight``).
     """
-    choices = [
-        action for seat in SEATS for action in legal_actions(state, seat)
-        if resign_weight or not isinstance(action, Resign)
+    choices = legal_actions(state, SEATS[0]) + legal_actions(state, SEATS[1])
+    if not resign_weight:
+        choices = [action for action in choices if type(action) is not Resign]
+    weights = [
+        resign_weight if type(action) is Resign else rare_weight if type(action) in _RARE else 1.0
+        for action in choices
     ]
-    weights = [_weight(action, rare_weight, resign_weight) for action in choices]
     return rng.choices(choices, weights)[0]
-
-
-def _weight(action: PlayerAction, rare_weight: float, resign_weight: float) -> float:
-    if isinstance(action, Resign):
-        return resign_weight
-    return rare_weight if isinstance(action, _RARE) else 1.0
 
 
 def play_random_match(

@@ -12,16 +12,15 @@ class Seat(StrEnum):
     A = "A"
     B = "B"
 
-    @property
-    def other(self) -> Seat:
-        return Seat.B if self is Seat.A else Seat.A
-
-    @property
-    def index(self) -> int:
-        return 0 if self is Seat.A else 1
+    # Plain attributes of each member, set below: every step reads them many times, and a
+    # property call costs more than the rest of the lookup.
+    other: Seat  # the opponent's seat
+    index: int  # 0 for A, 1 for B: the seat's place in per-seat pairs
 
 
 SEATS = (Seat.A, Seat.B)
+for _seat, _other, _index in ((Seat.A, Seat.B, 0), (Seat.B, Seat.A, 1)):
+    _seat.__dict__.update(other=_other, index=_index)
 
 
 class Status(StrEnum):
@@ -31,10 +30,11 @@ class Status(StrEnum):
     FINISHED = "finished"
     CANCELLED = "cancelled"  # closed before a second player joined (R32)
 
-    @property
-    def over(self) -> bool:
-        """Finished or cancelled: nothing more can happen in the match."""
-        return self is Status.FINISHED or self is Status.CANCELLED
+    over: bool  # finished or cancelled: nothing more can happen in the match (set below, as Seat's)
+
+
+for _status in Status:
+    _status.__dict__["over"] = _status is Status.FINISHED or _status is Status.CANCELLED
 
 
 class QuestionKind(StrEnum):
@@ -195,6 +195,8 @@ class MatchState:
     custom: bool = False
     private: bool = False  # unlisted, and hidden from all but its creator until someone joins
     capped: bool = False  # R33's round cap applies (recorded by match_created since R33)
+    bot_level: str | None = None  # the built-in bot's level in a match against it (match_created, schema 2)
+    rated: bool = False  # created rated (recorded by match_created since schema 2): its result moves ratings
     round: RoundState | None = None
     rounds_dealt: int = 0
     last_round: RoundSummary | None = None
@@ -219,6 +221,12 @@ class MatchState:
         return self.status is Status.FINISHED and not self.custom and self.ended_by is not Ending.ABORTED
 
     @property
+    def rated_result(self) -> bool:
+        """Whether the match ended in a result that moves its players' ratings: created rated, and
+        ranked (never custom, cancelled or aborted, whatever was recorded of it)."""
+        return self.rated and self.ranked
+
+    @property
     def invite_only(self) -> bool:
         """A private match nobody has joined yet: only its creator (and the invite) may reach it."""
         return self.private and self.players[1] is None
@@ -232,7 +240,9 @@ class MatchState:
 
     def with_round(self, **changes: object) -> MatchState:
         assert self.round is not None
-        return copy_with(self, round=copy_with(self.round, **changes))
+        copy = object.__new__(MatchState)  # copy_with(self, round=...), inlined: on every step
+        copy.__dict__.update(self.__dict__, round=copy_with(self.round, **changes))
+        return copy
 
 
 INITIAL = MatchState()

@@ -50,6 +50,7 @@ def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False
                for s, p in zip(SEATS, state.players)}
     last_round = _last_round(state.last_round) if state.last_round else None
     clock, ended_by = _clock(state), state.ended_by.value if state.ended_by else None
+    bot = {} if state.bot_level is None else {"bot_level": state.bot_level}  # only a bot match says it
     shown = []
     for seat in audiences:
         seated = seat is not None and state.status is not Status.NEW
@@ -57,6 +58,7 @@ def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False
             "status": state.status.value,
             "rules": rules,
             "custom": state.custom,
+            "rated": state.rated,
             "players": players,
             "scores": scores,
             "winner": state.winner.value if state.winner else None,
@@ -67,6 +69,7 @@ def views(state: MatchState, audiences: Sequence[Audience], reveal: bool = False
             "fairness": fairness,
             "clock": clock,
             "ended_by": ended_by,
+            **bot,
         })
     return shown
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from shared.eventstore.schema import iso_from_ms
 from shared.readmodels.generations import Pointer
 from shared.readmodels.memory import InMemoryGenerationModels
 from shared.readmodels.memory_served import InMemoryReadModels
@@ -108,6 +109,20 @@ def test_the_lobby_lists_newest_first_up_to_the_limit_and_hides_private_matches(
     assert [line["id"] for line in store.lobby("waiting", limit=2)] == ["m4", "m3"]
     assert [line["id"] for line in store.player_matches("p1", "waiting")] == ["m4", "m3", "m2", "m1"]
     assert [line["id"] for line in store.player_matches("p1", "waiting", hide=True)] == ["m4", "m3", "m1"]
+
+
+def test_a_players_list_pages_on_after_the_last_match_of_the_page_before(store: ReadModelStore) -> None:
+    created = {"m1": 1000, "m2": 2000, "m3": 2000, "m4": 3000, "m5": 4000}  # m2 and m3: the same millisecond
+    for match_id, at in created.items():
+        line = {**summary_of(match_id, 1, "finished"), "created_at": iso_from_ms(at)}
+        store.write_match(match_id, 1, views_of(match_id, 1), line)
+        store.place_in_lobby(match_id, "finished", at, ["p1", "p2"])
+    pages, after = [], None
+    while page := store.player_matches("p1", "finished", limit=2, after=after):
+        pages.append([line["id"] for line in page])
+        after = page[-1]["id"]
+    assert pages == [["m5", "m4"], ["m3", "m2"], ["m1"]]  # each once, newest first, ties as ZREVRANGE orders them
+    assert store.player_matches("p1", "finished", after="m9") == []  # no such match: nothing after it
 
 
 def test_a_stale_listing_is_moved_as_it_is_met_and_settling_follows_the_stored_summary(

@@ -37,6 +37,14 @@ class Stack:
         self.timers.append(timer)
         return timer
 
+    def start_pairer(self) -> subprocess.Popen:
+        """A pairer (``python -m services.api pairer``), stopped with the timers."""
+        log = open(self.logs / f"pairer-{len(self.timers)}.log", "ab")
+        pairer = subprocess.Popen([sys.executable, "-m", "services.api", "pairer"], env=self.env, cwd=ROOT,
+                                  stdout=log, stderr=subprocess.STDOUT)
+        self.timers.append(pairer)
+        return pairer
+
     @contextmanager
     def another_api(self, name: str, **settings: str) -> Iterator[str]:
         """The base URL of an API process beside the stack's, on the same Redis with ``settings``

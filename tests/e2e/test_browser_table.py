@@ -26,6 +26,8 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
+if not CHROMIUM.exists() and os.environ.get("CI") == "true":  # a CI run must test the browser, not skip it
+    pytest.fail(f"no browser at {CHROMIUM}: install Debian's package (apt-get install chromium)", pytrace=False)
 if not CHROMIUM.exists():
     pytest.skip(f"no browser at {CHROMIUM}: install Debian's package (apt-get install chromium)",
                 allow_module_level=True)
@@ -57,11 +59,13 @@ def browser() -> Iterator:
 
 @pytest.fixture
 def open_page(browser, stack: Stack):
-    """New pages on the table, each in a browser context of its own (its own localStorage)."""
+    """New pages on the table, each in a browser context of its own (its own localStorage);
+    ``touch``: a phone's (a touch screen, no mouse)."""
     contexts = []
 
-    def open_page(path: str = "/", width: int = 1100, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def open_page(path: str = "/", width: int = 1100, height: int = 900, touch: bool = False):
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      **({"has_touch": True, "is_mobile": True} if touch else {}))
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -5,7 +5,8 @@
 - the API, the projector, the bots and the CLI import nothing from one another (the bots
   and the CLI may use the public HTTP client, ``services.client``; the CLI, an operator's
   tool that rebuilds, imports and unparks in its own process, the projector's public face,
-  ``services.projector.operations``);
+  ``services.projector.operations``; the projector's and the archiver's workers share one RQ
+  worker base, ``services.prompt_workers``);
 - shared/ imports no RQ: queueing is the services' business, the job names are plain strings;
 - no module outside the adapters and their factories asks which adapter it holds
   (``isinstance(x, RedisEventStore)``...);
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("api", "projector", "archiver", "bots", "cli")
 PUBLIC_CLIENT = "services.client"
+WORKER_BASE = "services.prompt_workers"  # the RQ worker base the projector and the archiver share (no rq in shared/)
 PUBLIC_OPERATIONS = "services.projector.operations"  # what the operator's CLI runs of the projector
 
 
@@ -95,7 +97,9 @@ def test_the_services_meet_only_in_shared() -> None:
             other = _service_of(name)
             if name.startswith("services") and other != own and not (
                 name == PUBLIC_CLIENT and own in ("bots", "cli")
-            ) and not (name == PUBLIC_OPERATIONS and own == "cli"):
+            ) and not (name == PUBLIC_OPERATIONS and own == "cli") and not (
+                name == WORKER_BASE and own in ("projector", "archiver")
+            ):
                 crossings.add((module, name))
     assert crossings == set()
 

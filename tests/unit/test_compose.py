@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICES = {"redis", "api", "projector", "timer", "bot", "prometheus"}
+SERVICES = {"redis", "api", "projector", "timer", "pairer", "bot", "prometheus"}
 
 
 class _UniqueKeys(yaml.SafeLoader):

@@ -64,3 +64,19 @@ class CustomTermsError(ApplicationError):
         super().__init__(f"custom terms: {decks} deck(s), start scores {start_scores}, clock {turn_seconds}, "
                          f"target {target}")
         self.decks, self.start_scores, self.turn_seconds, self.target = decks, start_scores, turn_seconds, target
+
+
+class SeekOpenError(ApplicationError):
+    """The player has an open seek already (one at a time)."""
+
+    def __init__(self, seek_id: str) -> None:
+        super().__init__(f"seek {seek_id} is open")
+        self.seek_id = seek_id
+
+
+class SeekNotFoundError(ApplicationError):
+    """No open seek of the caller's has this id (withdrawn, paired or expired)."""
+
+
+class NotFinishedError(ApplicationError):
+    """A rematch asked of a match that is not finished."""

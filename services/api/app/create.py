@@ -21,7 +21,7 @@ from .recording import Recorded, record
 
 def create(
     matches: Matches, player: Player, options: Mapping[str, Any], opponent: Player | None = None,
-    match_id: str | None = None,
+    match_id: str | None = None, bot_level: str | None = None,
 ) -> Recorded:
     """A new match with ``player`` in seat A (and ``opponent`` seated in B at once); ``match_id``: its id
     if the caller named it first (to count it before it exists), else a new one."""
@@ -29,7 +29,8 @@ def create(
         raise AlreadySeatedError(player.id)
     match = FoldedMatch(match_id or new_id())
     chance = SeededChance.new()
-    bot_level = BOT_LEVEL if opponent is not None and opponent.id == BOT_PLAYER_ID else None
+    against_bot = opponent is not None and opponent.id == BOT_PLAYER_ID
+    bot_level = (bot_level or BOT_LEVEL) if against_bot else None
     stepped = step(match.state, CreateMatch(match.match_id, player.id, **options, bot_level=bot_level), chance)
     matches.chances.keep(match.match_id, chance)
     created = record(matches, match, stepped, Seat.A)

@@ -50,6 +50,6 @@ function watchLanguagePicker() {
     const params = new URLSearchParams(location.search);
     params.delete("lang");
     const query = params.toString();
-    location.assign(`/${query ? `?${query}` : ""}`);
+    location.assign(`${location.pathname}${query ? `?${query}` : ""}`);
   });
 }

@@ -99,20 +99,57 @@ function setPlayer(player) {
   $("register").hidden = Boolean(player);
   $("lobby").hidden = !player || (app.view !== null && !isOver(app.view));
   watchFeed();
+  renderAccount(); // account.js: the player's matches, devices and password
 }
 
 async function register(event) {
   event.preventDefault();
   await attempt(async () => {
-    setPlayer(await api("POST", "/players", { name: $("name").value.trim() }));
-    const join = new URLSearchParams(location.search).get("join");
-    if (join) await showInvite(join, invitation());
-    else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
-    else $("play-bot").focus();
+    const password = $("new-password").value;
+    const body = { name: $("name").value.trim(), ...(password ? { password } : {}) };
+    setPlayer({ ...(await api("POST", "/players", body)), password: Boolean(password) });
+    $("new-password").value = "";
+    await signedIn();
   });
 }
 
+// After registering or logging in: on to the invitation or match the page was opened for.
+async function signedIn() {
+  const join = new URLSearchParams(location.search).get("join");
+  if (join) await showInvite(join, invitation());
+  else if (app.matchId) openMatch(app.matchId); // watching a match: now as ourselves
+  else $("play-bot").focus();
+}
+
 // ---- matches -------------------------------------------------------------------------
+
+// Quick pairing: a rated seek; the player's stream says "paired" with the match, already dealt.
+async function seekRated() {
+  await attempt(async () => {
+    await api("POST", "/seeks", { rated: true });
+    say(_("Looking for an opponent of your rating…"));
+  });
+}
+
+function onPaired(paired) {
+  say(_("Opponent found."));
+  openMatch(paired.match_id);
+}
+
+// A rematch of the finished match: the first to ask offers it, the other's ask makes it.
+async function askRematch() {
+  if (!app.view) return;
+  await attempt(async () => {
+    const answer = await api("POST", `/matches/${encodeURIComponent(app.view.id)}/rematch`, {});
+    if (answer.offer) say(_("Rematch offered: it starts when your opponent asks too."));
+    else openMatch(answer.id);
+  });
+}
+
+function onRematch(notice) {
+  if (notice.previous) openMatch(notice.match_id); // made: both players go to the new match
+  else if (notice.match_id === app.matchId) say(_("Your opponent offers a rematch."));
+}
 
 async function createMatch(options) {
   await attempt(async () => {
@@ -299,15 +336,21 @@ async function watchFeed() {
   renderElsewhere();
   const player = app.player;
   if (!player) return;
-  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch(() => null);
+  const url = await streamUrl(`/players/${encodeURIComponent(player.id)}/stream`).catch((error) => error);
   if (app.feed || app.player !== player) return; // watched meanwhile, or another player now
-  if (url === null) {
+  if (url instanceof ApiError && url.status === 401) {
+    loggedOutElsewhere(); // account.js: this device's session was ended (its stream ended with it)
+    return;
+  }
+  if (url instanceof Error) {
     setTimeout(() => !app.feed && app.player === player && watchFeed(), STREAM_RETRY_MS);
     return;
   }
   const feed = new EventSource(url);
   feed.addEventListener("turn", (message) => onTurn(JSON.parse(message.data)));
   feed.addEventListener("match", (message) => onMatchStatus(JSON.parse(message.data)));
+  feed.addEventListener("paired", (message) => onPaired(JSON.parse(message.data)));
+  feed.addEventListener("rematch", (message) => onRematch(JSON.parse(message.data)));
   feed.onopen = () => {
     app.feedRetryMs = 0;
     forget("feed");
@@ -435,6 +478,7 @@ function render(view) {
   $("match").dataset.version = view.version;
   $("match").dataset.status = view.status;
   $("lobby").hidden = !app.player || !isOver(view);
+  $("rematch").hidden = !(view.status === "finished" && view.you);
   $("share").hidden = !(view.status === "waiting" && view.you === "A");
   $("share-link").value = $("share").hidden ? "" : shareLink(view);
   $("scores").textContent = _("{me} {mine} – {theirs} {them} · first to {target}", {
@@ -544,7 +588,8 @@ function renderSeats(view, me) {
   $("hand").replaceChildren(...hand.map((card, i) => cardFace(card, "button", {
     type: "button",
     disabled: !playable.has(card) || locked(),
-    ariaLabel: _("Play {card} (key {key})", { card: cardName(card), key: i + 1 }),
+    ariaLabel: onTouch() ? _("Play {card}", { card: cardName(card) })
+      : _("Play {card} (key {key})", { card: cardName(card), key: i + 1 }),
     onclick: () => act({ type: "play", card }),
   })));
   $("hand").querySelectorAll("button").forEach((b, i) => {
@@ -591,6 +636,7 @@ function renderActions(view) {
   const actions = view.legal_actions.filter((a) => a.type !== "play" && ACTION_LABELS[a.type])
     .sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   const resign = actions.find((a) => a.type === "resign");
+  const warning = renderWarning(view);
   app.confirming &&= Boolean(resign); // a match that ended meanwhile asks nothing
   if (app.confirming) {
     $("actions").replaceChildren(...resignQuestion(resign));
@@ -603,8 +649,55 @@ function renderActions(view) {
       onclick: () => (action.type === "resign" ? askToResign(true) : act(action)),
     });
     button.dataset.key = button.dataset.action = action.type;
+    if (warning && ["reject", "fold"].includes(action.type)) button.setAttribute("aria-describedby", "warning");
     return button;
   }));
+}
+
+// ---- choices that end the match: said before they are made ---------------------------
+
+// Whether the opponent would win the match at once if we refused (or folded) now: refusing
+// "my remainder" (when its rule gives the declarer the match), or any answer or fold that
+// would give the opponent the round's points when they reach the target.
+function matchLostBy(view) {
+  const round = view.round;
+  if (!round || !view.you) return null;
+  const them = other(view.you);
+  const pending = round.pending;
+  const reaches = view.scores[them] + round.value >= view.rules.target;
+  if (pending && pending.by === them) {
+    const refusalLoses = pending.type === "remainder" ? view.rules.remainder_reject === "match" || reaches
+      : pending.type === "raise" && reaches;
+    if (refusalLoses) return "refuse";
+    return pending.type === "redeal" && reaches ? "fold" : null;
+  }
+  return round.remainder_round || reaches ? "fold" : null;
+}
+
+// The sentence under the actions (and described by the buttons it concerns); "" when none.
+function renderWarning(view) {
+  const loses = view.legal_actions.some((a) => a.type === "fold") ? matchLostBy(view) : null;
+  const name = loses ? who(other(view.you)) : "";
+  const text = { refuse: _("If you refuse or fold, {name} wins the match.", { name }),
+    fold: _("If you fold, {name} wins the match.", { name }) }[loses] || "";
+  $("warning").textContent = text;
+  $("warning").hidden = !text;
+  return text;
+}
+
+// ---- touch screens: no key hints, and a decision bar that stays in sight --------------
+
+const onTouch = () => navigator.maxTouchPoints > 0 || matchMedia("(hover: none)").matches;
+
+// The fixed decision bar of a phone covers the page's end: the page makes room for it.
+function watchDecisionBar() {
+  const bar = $("decision");
+  const room = () => {
+    const fixed = getComputedStyle(bar).position === "fixed" && !$("match").hidden;
+    document.body.style.paddingBottom = fixed ? `${bar.offsetHeight + 16}px` : "";
+  };
+  new ResizeObserver(room).observe(bar);
+  addEventListener("resize", room);
 }
 
 // Resigning loses the match at once: the button asks first, in the page, and the answer is
@@ -681,14 +774,16 @@ function onKey(event) {
 }
 
 function start() {
+  document.documentElement.classList.toggle("touch", onTouch());
+  watchDecisionBar();
   $("register-form").addEventListener("submit", register);
-  $("sign-out").addEventListener("click", () => {
-    setPlayer(null);
-    if (app.matchId) openMatch(app.matchId); // go on watching, as a spectator
-    $("name").focus();
-  });
+  $("sign-out").addEventListener("click", () => attempt(logOut)); // account.js
+  $("login-form").addEventListener("submit", logIn);
+  $("password-form").addEventListener("submit", setPassword);
   $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
   $("play-friend").addEventListener("click", () => createMatch({ private: true }));
+  $("play-rated").addEventListener("click", seekRated);
+  $("rematch").addEventListener("click", askRematch);
   $("copy-link").addEventListener("click", async () => {
     await navigator.clipboard.writeText($("share-link").value).then(() => say(_("Link copied.")), () => $("share-link").select());
   });

@@ -9,6 +9,7 @@ from shared.readmodels.generations import Pointer
 from shared.readmodels.player_feeds import notices_of
 from shared.readmodels.port import ReadSide
 from shared.readmodels.projection import MatchReadModels, read_models_of, seated_ids
+from shared.readmodels.rated_results import rated_result_of
 from shared.rules import deadline
 
 
@@ -68,7 +69,7 @@ def _write(
     ``relist`` and ``read_status``, the status the stored summary held before (read as the match
     is placed; None: none, or not asked)."""
     match_id, created_at = projection.match_id, projection.created_at or 0
-    _record_results(readmodels, match_id, models, generation)
+    _record_results(readmodels, projection, models, generation, fold=clear_mark)
     was = None
     if relist:
         players = [seat["id"] for seat in models.summary["players"].values() if seat]
@@ -89,22 +90,30 @@ def publish_archived(readmodels: ReadSide, projection: FoldedMatch, *, generatio
     Its views left Redis with it and are rendered from the archive when read, so none is
     written back: a rebuild must not undo what archiving freed.
     """
-    generation = readmodels.generation() if generation is None else generation
+    live, generation = generation is None, readmodels.generation() if generation is None else generation
     models = read_models_of(projection, readmodels.names(seated_ids(projection.state)))
-    _record_results(readmodels, projection.match_id, models, generation)
+    _record_results(readmodels, projection, models, generation, fold=live)
     players = [seat["id"] for seat in models.summary["players"].values() if seat]
     readmodels.place_in_lobby(projection.match_id, models.summary["status"], projection.created_at or 0, players,
                               generation=generation)
 
 
-def _record_results(readmodels: ReadSide, match_id: str, models: MatchReadModels, generation: int) -> None:
-    """Each player's result of a finished match (none before), ids checked before the first write."""
+def _record_results(
+    readmodels: ReadSide, projection: FoldedMatch, models: MatchReadModels, generation: int, *, fold: bool,
+) -> None:
+    """Each player's result of a finished match (none before), ids checked before the first write;
+    and a rated one's result for the ratings, folded in their own order (``fold``: now; a
+    generation being built, which never clears the marks, folds all of them at its end)."""
+    match_id = projection.match_id
     _check_ids(match_id, models)
     for result in models.results:
         readmodels.record_result(
             match_id, result.player_id, result.name, result.won,
             result.rounds_won, result.points_for, result.points_against, generation=generation,
         )
+    rated = rated_result_of(projection)
+    if rated is not None:
+        readmodels.ratings(generation).record(rated, fold=fold)
 
 
 def _check_ids(match_id: str, models: MatchReadModels) -> None:

@@ -224,6 +224,7 @@ class Rebuild:
                     caught_up += 1
         if caught_up:
             self.say(f"Final pass: caught up {caught_up} match(es) that moved during the rebuild.")
+        self.readmodels.ratings(generation).settle()  # a folder that crashed meanwhile left results waiting
         return events, caught_up
 
     def _abandon(self, generation: int) -> None:

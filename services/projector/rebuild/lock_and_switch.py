@@ -101,7 +101,8 @@ def drop_generation(client: Any, generation: int) -> int:
     doomed += [(keys.player_results(p, generation), keys.player_totals(p, generation)) for p in players]
     doomed += [(key,) for status in keys.LOBBY_STATUSES
                for key in _scan(client, keys.player_matches_pattern(status, generation))]
-    doomed += [(key,) for key in keys.generation_global_keys(generation)]  # apart: other slots
+    doomed += [(key,) for key in _scan(client, keys.player_ratings_pattern(generation))]
+    doomed += [(key,) for key in [*keys.generation_global_keys(generation), *keys.ratings_global_keys(generation)]]
     deleted = 0
     for start in range(0, len(doomed), _SCAN_COUNT):
         pipe = client.pipeline(transaction=False)

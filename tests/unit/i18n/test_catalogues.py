@@ -22,6 +22,7 @@ SAME_AS_ENGLISH = {
     ("table", "● Live"): {"nl"},
     ("terminal", "dealer {seat}"): {"nl"},
     ("terminal", "Match {match}"): {"nl"},
+    ("messages", "{count} minute"): {"fr"},  # the same word in French
 }
 
 

@@ -14,14 +14,16 @@ def test_counts_take_cldrs_plural_forms(lang) -> None:
     with DOMAINS["messages"].po_path(lang).open("rb") as source:
         catalogue = read_po(source, locale=lang, domain="messages")
     rule = Locale.parse(lang).plural_form
-    one, other = catalogue.get(("{count} second", "{count} seconds")).string
+    forms = catalogue.get(("{count} second", "{count} seconds")).string
+    one, other = forms[0], forms[-1]  # CLDR's order: "one" first, "other" last (French and Catalan add "many")
     tr = translator(lang)
     for count in (0, 1, 2, 5, 11, 21, 100):
         expected = (one if rule(count) == "one" else other).format(count=count)
         assert tr.ngettext("{count} second", "{count} seconds", count) == expected, (lang, count)
 
 
-ONES = {"fi": {1}, "nl": {1}, "ur": {1}, "pa": {0, 1}, "bn": {0, 1}}  # the counts CLDR says "one" of
+# The counts CLDR says "one" of.
+ONES = {"fi": {1}, "nl": {1}, "ur": {1}, "pa": {0, 1}, "bn": {0, 1}, "fr": {0, 1}, "ca": {1}}
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -30,7 +32,7 @@ def test_which_counts_take_the_one_form(lang) -> None:
     assert {n for n in range(0, 5) if rule(n) == "one"} == ONES[lang]
 
 
-@pytest.mark.parametrize("lang", ["fi", "nl", "ur", "pa"])  # these distinguish the forms in this sentence
+@pytest.mark.parametrize("lang", ["fi", "nl", "ur", "pa", "fr", "ca"])  # these distinguish the forms in this sentence
 def test_a_sentence_takes_its_one_form_for_those_counts(lang) -> None:
     tr = translator(lang)
     singular, plural = "The match has {count} event; there is no version {wanted}.", \

@@ -13,7 +13,9 @@ from shared.i18n import DEFAULT, direction, from_environment, negotiate, support
     (None, "nl;q=0.5, fi;q=0.9, en;q=0.1", "fi"),  # by q-value, not by order
     (None, "de, bn-IN;q=0.2", "bn"),  # a region falls back to its language
     (None, "ur;q=0, pa;q=0.3", "pa"),  # q=0 means "not this one"
-    (None, "de, fr", "en"),
+    (None, "de, es", "en"),
+    (None, "de, fr-CA;q=0.8, ca;q=0.9", "ca"),  # French and Catalan are the game's own languages
+    ("fr", "ca", "fr"),
     (None, "*", "en"),
     (None, ";;;,q=ä", "en"),  # garbage is no language
 ])
@@ -32,7 +34,7 @@ def test_a_terminal_speaks_its_locale(environ, expected) -> None:
 
 
 def test_only_urdu_is_written_right_to_left() -> None:
-    assert [direction(lang) for lang in ("en", "fi", "nl", "pa", "bn", "ur")] == ["ltr"] * 5 + ["rtl"]
+    assert [direction(lang) for lang in ("en", "fi", "nl", "pa", "bn", "fr", "ca", "ur")] == ["ltr"] * 7 + ["rtl"]
 
 
 def test_an_unknown_language_is_english_and_does_not_grow_the_cache() -> None:

@@ -48,7 +48,7 @@ def test_the_summary_tells_the_lobby_what_anyone_may_see() -> None:
         "id": "m1", "status": "finished", "version": len(events),
         "players": {"A": {"id": "p1", "name": "alice"}, "B": {"id": "p2", "name": "bob"}},
         "scores": spectator["scores"], "winner": spectator["winner"], "rules": spectator["rules"],
-        "custom": False, "private": False, "created_at": "2026-01-01T00:00:00.000Z",
+        "custom": False, "rated": False, "private": False, "created_at": "2026-01-01T00:00:00.000Z",
     }
 
 

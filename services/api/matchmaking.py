@@ -1,0 +1,138 @@
+"""Quick pairing and rematches: the command side's use cases that seat two players at once.
+
+A seek (``POST /seeks``) joins its pool (:mod:`.seek_pool`); every pairing pass (run at once
+by the request that opened a seek, and every ``PASS_SECONDS`` by each pairer, ``python -m
+services.api pairer``) takes pairs out of the pools atomically, then makes each pair's match
+here: created with the older seek's player in A and the other in B, dealt at once, counted
+among both players' unfinished matches, and told to both through their player streams
+(``paired``). A pairing whose maker died is remade by a pairer after ``RECOVER_AFTER_MS``; its
+match id was fixed by the pass, so it is made once.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from shared.observability import metrics
+from shared.readmodels.player_feeds import Telling
+from shared.rules import MatchState, Rules, Seat, Status
+
+from .abuse_limits import Limiter
+from .app import Matches, Recorded, create, latest
+from .app.application_errors import (
+    ApplicationError,
+    NotAPlayerError,
+    NotFinishedError,
+    SeekOpenError,
+    TooManyMatchesError,
+)
+from .players import Player, PlayerRegistry
+from .seek_pool import Pairing, Seek, SeekPool, rematch
+
+RECOVER_AFTER_MS = 5_000  # a pairing older than this has lost its maker
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Matchmaker:
+    """What pairing works with: the seek pool, the command side, the players, the limits and the feeds."""
+
+    pool: SeekPool
+    matches: Matches
+    players: PlayerRegistry
+    limits: Limiter
+    tell: Callable[[list[Telling]], Any]  # append notices to players' feeds
+    rating_of: Callable[[str], float]  # a player's rating now (the seek's place in its pool)
+    seek_seconds: int
+    clock: Callable[[], int]
+    rematch_seconds: int = 60
+
+    def seek(self, player: Player, rated: bool, rules: Rules) -> Seek:
+        """Open the player's seek and pair what can be paired now; SeekOpenError if one is open."""
+        if self.limits.at_cap(player.id, self.ended_for(player.id)):
+            raise TooManyMatchesError(player.id)
+        opened = self.pool.open(player.id, rated, rules, self.rating_of(player.id), self.seek_seconds)
+        if isinstance(opened, str):
+            raise SeekOpenError(opened)
+        metrics.record_seek("opened")
+        self.pair_now()
+        return opened
+
+    def pair_now(self) -> int:
+        """One pass over the pools, each pair's match made; how many were made."""
+        return sum(self.make(pairing) for pairing in self.pool.pair())
+
+    def recover(self) -> int:
+        """Make the matches of pairings whose maker died; how many."""
+        return sum(self.make(pairing) for pairing in self.pool.unfinished(RECOVER_AFTER_MS))
+
+    def make(self, pairing: Pairing) -> bool:
+        """Create the pairing's match (once: a remade pairing finds it made) and tell both players."""
+        a, b = self.players.by_id(pairing.a["player"]), self.players.by_id(pairing.b["player"])
+        made = False
+        try:
+            if a is None or b is None:
+                return False
+            if latest(self.matches, pairing.match_id).version == 0:
+                options = {"rules": Rules.from_mapping(pairing.rules), **_rated(pairing.rated)}
+                with self.limits.pairing((a.id, b.id), pairing.match_id, self.ended_for):
+                    create(self.matches, a, options, b, pairing.match_id)
+                made = True
+        except ApplicationError as refused:  # one of them sits in MAX_PLAYING matches by now
+            log.info("pairing %s not made: %s", pairing.match_id, refused)
+            return False
+        finally:
+            self.pool.done(pairing)
+        self._told(pairing)
+        now = self.clock()
+        metrics.record_pairing(pairing.rated, [(now - side["since"]) / 1000 for side in (pairing.a, pairing.b)])
+        return made
+
+    def _told(self, pairing: Pairing) -> None:
+        self.tell([Telling(side["player"], "paired", {"match_id": pairing.match_id, "seat": seat.value,
+                                                      "seek_id": side["seek"]})
+                   for seat, side in ((Seat.A, pairing.a), (Seat.B, pairing.b))])
+
+    def rematch(self, match_id: str, player: Player) -> tuple[str, Recorded | None]:
+        """Offer (or accept) a rematch of a finished match: ("offered", None), or ("made", the new
+        match) once both asked: the same terms, the same seats, the first dealer swapped."""
+        finished = latest(self.matches, match_id).state
+        seat = finished.seat_of(player.id)
+        if seat is None:
+            raise NotAPlayerError(player.id)
+        if finished.status is not Status.FINISHED:
+            raise NotFinishedError(match_id)
+        outcome, new_id = rematch(self.pool.client, match_id, player.id, self.rematch_seconds)
+        if outcome == "offered":
+            metrics.record_rematch("offered")
+            other = finished.players[seat.other.index]
+            self.tell([Telling(other.id, "rematch", {"match_id": match_id, "offered_by": player.id})])
+            return "offered", None
+        return "made", self._rematch_made(finished, new_id, seat, player, made_now=outcome == "make")
+
+    def _rematch_made(self, finished: MatchState, new_id: str, seat: Seat, player: Player, made_now: bool) -> Recorded:
+        a = self.players.by_id(finished.players[0].id)
+        b = self.players.by_id(finished.players[1].id)
+        if made_now and latest(self.matches, new_id).version == 0:
+            options = {"rules": finished.rules, "first_dealer": finished.first_dealer.other, **_rated(finished.rated)}
+            with self.limits.pairing((a.id, b.id), new_id, self.ended_for):
+                create(self.matches, a, options, b, new_id)
+            metrics.record_rematch("made")
+            self.tell([Telling(p.id, "rematch", {"match_id": new_id, "previous": finished.match_id,
+                                                 "seat": s.value}) for s, p in ((Seat.A, a), (Seat.B, b))])
+        made = latest(self.matches, new_id)
+        return Recorded(new_id, made.version, made.state, [], seat)
+
+    def ended_for(self, player_id: str) -> Callable[[str], bool]:
+        """Whether a match the player holds a unit of is over for them (as the create and join endpoints say)."""
+        def ended(match_id: str) -> bool:
+            state = latest(self.matches, match_id).state
+            return state.status.over or (state.status.value == "playing" and state.seat_of(player_id) is None)
+        return ended
+
+
+def _rated(rated: bool) -> dict[str, bool]:
+    """The creation option of a rated match (an unrated one is created as every match is)."""
+    return {"rated": True} if rated else {}

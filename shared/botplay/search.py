@@ -1,0 +1,242 @@
+"""The search bot: information-set Monte Carlo tree search (ISMCTS) from one seat's view.
+
+Each iteration deals the cards this seat has not seen at random (``knowledge.sample``),
+then walks one tree shared by every deal, applying each move with the engine's step
+(``shared.rules.step``) until the round ends, and values the scores it leaves by the
+chance of winning the match (``outcome``). Moves not possible in a deal (a card the
+opponent does not hold there) are skipped, and each move is judged against the deals in
+which it was possible (UCB on availability counts).
+
+The opponent is searched, not modelled: its moves are tree nodes chosen for its own gain,
+kept apart by how strong its sampled cards are (``_bucket``), so the tree learns that a
+strong hand accepts a raise and a weak one folds, and that a raise may be a bluff. Past
+the tree, playouts mix players: each seat draws a fresh raise rate and answering
+threshold per playout, so no fixed opponent is assumed there either.
+
+Raises, bluffs, answers and folds all come from the search: there is no threshold on the
+cards anywhere in the choice of the bot's own move.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from shared.rules import (
+    DECK,
+    Accept,
+    DeclareRemainder,
+    MatchState,
+    PlayCard,
+    PlayerAction,
+    Raise,
+    Reject,
+    Seat,
+    Status,
+    legal_actions,
+    owes,
+    step,
+    strength,
+)
+
+from .knowledge import Knowledge, read
+from .outcome import match_chance
+from .zoo import Action, Strategy, View, needs_me
+
+SEARCHED = (PlayCard, Raise, DeclareRemainder, Accept, Reject)  # no fold (a reject or a later fold is never worse)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may search: whichever of ``iterations`` and ``seconds`` runs out
+    first (iterations make a decision reproducible; seconds keep it inside the clock)."""
+
+    iterations: int
+    seconds: float
+    exploration: float = 0.7
+
+
+class _Node:
+    __slots__ = ("children", "visits", "reward", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed over visits, for the seat whose move led here
+        self.available = 1  # how many visits of the parent could have chosen this move
+
+
+class _OneDeck:
+    """The deal after the round: never played (the search stops at the round's end)."""
+
+    commitment = None
+
+    def deck(self, round_number: int) -> tuple[str, ...]:
+        return DECK
+
+    def first_dealer(self) -> Seat:
+        return Seat.A
+
+    def reveal(self) -> None:
+        return None
+
+
+_DEAL = _OneDeck()
+
+
+def search_strategy(budget: Budget, seed: int | str = 0, clock: Callable[[], float] = time.perf_counter) -> Strategy:
+    """A strategy searching each decision within ``budget``; ``seed`` fixes its random draws,
+    so one view and one seed give one decision."""
+
+    def choose(view: View) -> Action | None:
+        if not needs_me(view):
+            return None
+        return best_action(view, budget, seed, clock)
+
+    return choose
+
+
+def best_action(view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter) -> Action:
+    """The move the search finds best for the seat of ``view``, one of its legal actions."""
+    candidates = [a for a in view["legal_actions"] if a["type"] in _SEARCHED_TYPES]
+    if view["round"]["pending"] is not None:
+        candidates = [a for a in candidates if a["type"] in ("accept", "reject")]
+    if len(candidates) == 1:
+        return candidates[0]
+    root = grow(read(view), budget, random.Random(repr((seed, _public_key(view)))), clock)
+    visits = {key: node.visits for key, node in root.children.items()}
+    return max(candidates, key=lambda a: visits.get((a["type"], a.get("card")), -1))
+
+
+_SEARCHED_TYPES = frozenset(kind.action for kind in SEARCHED)
+
+
+def _public_key(view: View) -> tuple:
+    """What of the view the decision may depend on (not the clock, the version or the names)."""
+    rnd = view["round"]
+    return (view["you"], view["scores"]["A"], view["scores"]["B"], repr(sorted(view["rules"].items())),
+            rnd["number"], rnd["dealer"], tuple(rnd["hand"]), repr(rnd["tricks"]), repr(rnd["pending"]),
+            rnd["value"], rnd["remainder_round"], repr(view["legal_actions"]))
+
+
+def grow(knowledge: Knowledge, budget: Budget, rng: random.Random, clock: Callable[[], float]) -> _Node:
+    """The search tree after ``budget``: one iteration per sampled deal."""
+    root, started = _Node(), clock()
+    exploration = budget.exploration * _swing(knowledge)
+    for done in range(budget.iterations):
+        if done % 8 == 0 and clock() - started > budget.seconds:
+            break
+        _iterate(root, knowledge.sample(rng), knowledge.me, rng, exploration)
+    return root
+
+
+def _swing(knowledge: Knowledge) -> float:
+    """What a two-point round is worth here, in match chance: the scale of the rewards, so
+    that exploring weighs the same at 0-0 (where a round moves the chance little) as at
+    10-10 (where it decides the match)."""
+    state, me = knowledge.template, knowledge.me
+    mine, theirs, target = state.scores[me.index], state.scores[me.other.index], state.rules.target
+    return max(0.02, match_chance(mine + 2, theirs, target) - match_chance(mine, theirs + 2, target))
+
+
+def _iterate(root: _Node, state: MatchState, me: Seat, rng: random.Random, exploration: float) -> None:
+    """One deal: select down the tree, add one node, play the round out, credit the path."""
+    number, node, path = state.round.number, root, []
+    while not _over(state, number):
+        seat = owes(state)
+        moves = [(_key(state, seat, me, action), action) for action in _moves(state, seat)]
+        untried = [move for move in moves if move[0] not in node.children]
+        for key, _ in moves:
+            if key in node.children:
+                node.children[key].available += 1
+        if untried:
+            key, action = untried[rng.randrange(len(untried))]
+            node.children[key] = node = _Node()
+            state = step(state, action, _DEAL).state
+            path.append((node, seat))
+            state = _playout(state, number, rng)
+            break
+        log_n = {key: math.log(node.children[key].available) for key, _ in moves}
+        key, action = max(moves, key=lambda move: _ucb(node.children[move[0]], log_n[move[0]], exploration))
+        node = node.children[key]
+        state = step(state, action, _DEAL).state
+        path.append((node, seat))
+    mine = _value(state, me)
+    for visited, seat in path:
+        visited.visits += 1
+        visited.reward += mine if seat is me else 1.0 - mine
+
+
+def _ucb(node: _Node, log_available: float, exploration: float) -> float:
+    return node.reward / node.visits + exploration * math.sqrt(log_available / node.visits)
+
+
+def _over(state: MatchState, number: int) -> bool:
+    return state.round is None or state.round.number != number
+
+
+def _moves(state: MatchState, seat: Seat) -> list[PlayerAction]:
+    pending = state.round.pending
+    if pending is not None:
+        return [a for a in legal_actions(state, seat) if type(a) is Accept or type(a) is Reject]
+    return [a for a in legal_actions(state, seat) if type(a) in _SEARCHED_KINDS]
+
+
+_SEARCHED_KINDS = frozenset(SEARCHED)
+
+
+def _key(state: MatchState, seat: Seat, me: Seat, action: PlayerAction) -> tuple:
+    """A move as the tree knows it; the opponent's also by how strong its cards are here."""
+    move = (action.action, getattr(action, "card", None))
+    return move if seat is me else (_bucket(state.round.hands[seat.index]),) + move
+
+
+def _bucket(hand: tuple[str, ...]) -> int:
+    """How strong a hand is, coarsely: its cards of the three top ranks (A, 8, 7)."""
+    return sum(1 for card in hand if strength(card) >= 5)
+
+
+def _value(state: MatchState, me: Seat) -> float:
+    """My chance of winning the match once the round is over."""
+    if state.status is Status.FINISHED:
+        return 1.0 if state.winner is me else 0.0
+    scores = state.scores
+    return match_chance(scores[me.index], scores[me.other.index], state.rules.target)
+
+
+def _playout(state: MatchState, number: int, rng: random.Random) -> MatchState:
+    """The round played out by two players drawn at random: a raise rate and an answering
+    threshold each, and a card sense (the cheapest winning card, or any)."""
+    styles = {seat: (rng.random() * 0.3, rng.random(), rng.random() < 0.7) for seat in (Seat.A, Seat.B)}
+    while not _over(state, number):
+        seat = owes(state)
+        state = step(state, _playout_move(state, seat, styles[seat], rng), _DEAL).state
+    return state
+
+
+def _playout_move(state: MatchState, seat: Seat, style: tuple[float, float, bool], rng: random.Random) -> PlayerAction:
+    raise_rate, threshold, sensible = style
+    rnd = state.round
+    hand = rnd.hands[seat.index]
+    if rnd.pending is not None:
+        power = sum(strength(card) for card in hand) / (7 * len(hand)) if hand else 0.5
+        return Accept(seat) if power >= threshold else Reject(seat)
+    moves = legal_actions(state, seat)
+    if rng.random() < raise_rate and moves[len(hand)].action == "raise":
+        return moves[len(hand)]
+    if not sensible:
+        return moves[rng.randrange(len(hand))]
+    trick = rnd.tricks[-1] if rnd.tricks else None
+    ordered = sorted(hand, key=strength)
+    if trick is None or trick.complete:
+        return PlayCard(seat, ordered[-1] if rng.random() < 0.6 else ordered[rng.randrange(len(ordered))])
+    led = strength(trick.cards[seat.other.index])
+    beating = [card for card in ordered if strength(card) > led]
+    return PlayCard(seat, beating[0] if beating else ordered[0])
+
+
+def describe(budget: Budget) -> dict[str, Any]:
+    return {"iterations": budget.iterations, "seconds": budget.seconds, "exploration": budget.exploration}

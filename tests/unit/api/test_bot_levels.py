@@ -1,0 +1,41 @@
+"""POST /matches takes the bot's level (API.md "Bots"): the four levels are accepted, any
+other value is 400 INVALID_REQUEST, naming the field."""
+from __future__ import annotations
+
+import fakeredis
+import pytest
+
+from tests.unit.api.support import fake_app
+
+TOKEN = "a-long-enough-bot-secret-for-these-tests-0123"
+
+
+@pytest.fixture
+def http():
+    return fake_app(fakeredis.FakeRedis(server=fakeredis.FakeServer()), {"BOT_TOKEN": TOKEN}).test_client()
+
+
+def _auth(http, name: str) -> dict:
+    return {"Authorization": f"Bearer {http.post('/players', json={'name': name}).get_json()['token']}"}
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_each_level_creates_a_bot_match(http, level):
+    reply = http.post("/matches", json={"opponent": "bot", "bot_level": level}, headers=_auth(http, f"p-{level}"))
+    assert reply.status_code == 201 and reply.get_json()["status"] == "playing"
+    assert reply.get_json()["bot_level"] == level
+
+
+def test_without_a_level_the_bot_plays_medium_and_a_match_between_players_says_none(http):
+    reply = http.post("/matches", json={"opponent": "bot"}, headers=_auth(http, "carol"))
+    assert reply.get_json()["bot_level"] == "medium"
+    waiting = http.post("/matches", json={}, headers=_auth(http, "dave")).get_json()
+    assert "bot_level" not in waiting
+
+
+@pytest.mark.parametrize("level", ["grandmaster", "", 3, None, "HARD"])
+def test_an_unknown_level_is_refused(http, level):
+    headers = _auth(http, "alice")
+    reply = http.post("/matches", json={"opponent": "bot", "bot_level": level}, headers=headers)
+    assert reply.status_code == 400 and reply.get_json()["error"] == "INVALID_REQUEST"
+    assert "bot_level" in str(reply.get_json())
