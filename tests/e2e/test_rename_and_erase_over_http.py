@@ -125,9 +125,12 @@ def test_a_renamed_player_shows_everywhere_at_once_and_an_erased_one_leaves_no_b
     assert {Path(place).name for place in before} >= {"redis", "appendonly.aof", "dump.rdb"}
     assert any(place.startswith("archive") for place in before)
 
+    device = stack.http.post("/sessions", {"name": name, "password": "a long password"})
+    assert device.status == 201, device.body
     erased = stack.http.request("DELETE", "/players/me", token=player.token)
     assert erased.status == 204
-    assert stack.http.get(f"/matches/{waiting}", token=player.token).status == 401
+    for token in (player.token, device.body["token"]):  # the registration's and another device's
+        assert stack.http.post("/stream-tickets", token=token).status == 401
     over = view(stack, playing, opponent.token, stream_version(stack, playing))
     assert over["status"] == "finished" and over["winner"] == "B"  # resigned (R31; aborted: before round 1 ended)
     assert view(stack, waiting, None, stream_version(stack, waiting))["status"] == "cancelled"
@@ -145,7 +148,7 @@ def test_a_renamed_player_shows_everywhere_at_once_and_an_erased_one_leaves_no_b
 
 
 def _registered(stack, name: str) -> Seated:
-    reply = stack.http.post("/players", {"name": name})
+    reply = stack.http.post("/players", {"name": name, "password": "a long password"})
     assert reply.status == 201, reply.body
     return Seated(reply.body["id"], name, reply.body["token"])
 
