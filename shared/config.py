@@ -105,6 +105,8 @@ class Config:
     lobby_seconds: int = 3600  # R32: a match nobody joined within this long after its creation is cancelled
     archive_after: int = 3600  # a match finished this many seconds ago leaves Redis for the archive
     archivers: int = 1  # archiver workers started by `make run`
+    name_reserve_days: float = 30.0  # a name given up by a rename stays reserved for its old holder this long
+    erase_in_match: str = "resign"  # DELETE /players/me of a seated player: "resign" its matches, or "refuse" (409)
     seek_seconds: int = 120  # an open seek nobody was paired with lapses this long after it was opened
     rematch_seconds: int = 60  # a rematch offer lapses this long after it was made
     limits: LimitSettings = field(default_factory=LimitSettings)
@@ -155,6 +157,7 @@ class Config:
             **_waits(env),
             bot_token=env.get("BOT_TOKEN") or None,
             lobby_seconds=int(env.get("LOBBY_SECONDS", "3600")), **_archiving(env), **_matchmaking(env),
+            **_players(env),
             limits=LimitSettings.from_env(env),
             trusted_proxies=trusted_proxies(env.get("TRUSTED_PROXIES", "")), **_observability(env, data_dir),
             **acknowledgement(env), **_client_sockets(env), **archive_settings(env),
@@ -181,6 +184,20 @@ def archive_settings(env: dict[str, str]) -> dict[str, str | None]:
 def _archiving(env: dict[str, str]) -> dict:
     """ARCHIVE_AFTER (seconds after its end a finished match leaves Redis) and ARCHIVERS (`make run`'s workers)."""
     return {"archive_after": int(env.get("ARCHIVE_AFTER") or 3600), "archivers": int(env.get("ARCHIVERS") or 1)}
+
+
+ERASE_IN_MATCH = ("resign", "refuse")
+
+
+def _players(env: dict[str, str]) -> dict:
+    """NAME_RESERVE_DAYS (how long a renamed player's old name is kept from others) and ERASE_IN_MATCH."""
+    erase = (env.get("ERASE_IN_MATCH") or "resign").strip()
+    if erase not in ERASE_IN_MATCH:
+        raise ValueError(f"ERASE_IN_MATCH must be resign or refuse, not {erase!r}")
+    days = float(env.get("NAME_RESERVE_DAYS") or 30)
+    if days < 0:
+        raise ValueError(f"NAME_RESERVE_DAYS must be 0 or more, not {days!r}")
+    return {"name_reserve_days": days, "erase_in_match": erase}
 
 
 def _client_sockets(env: dict[str, str]) -> dict:

@@ -35,6 +35,7 @@ from . import (
     rating_reads,
     reading,
     reference,
+    rename_erase,
     seek_endpoints,
 )
 from .abuse_limits import Limiter, rate_limit_headers
@@ -52,6 +53,7 @@ from .passwords import Passwords
 from .player_stream import blp as player_stream_blueprint
 from .players import Player, PlayerRegistry
 from .privacy import mark_private
+from .renamed_listener import NameChanges
 from .revocation_listener import Revocations
 from .rules_page import blp as rules_blueprint
 from .seek_pool import SeekPool
@@ -116,7 +118,7 @@ def _services(
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     # An archived match's commands are refused as a finished one's.
     matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
-    read_models = _read_models(client, subscriber, store)
+    read_models = _read_models(client, subscriber, store, NameChanges(subscriber))
     limits = Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID)
     return Services(
         redis=client, store=store, players=players, matches=matches,
@@ -131,6 +133,7 @@ def _services(
         queue_depths=lambda: {queue.name: queue.count, rebuilds.name: rebuilds.count},
         revoked=revocations.revoked,
         archive=ArchiveHealth(archive, client, config.archive_after), **_accounts(client, known_tokens, revocations),
+        **_players_settings(config),
         matchmaker=_matchmaker(config, client, matches, players, limits, read_models, clock),
     )
 
@@ -146,9 +149,17 @@ def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]
     return notify
 
 
-def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads) -> ReadModels:
-    """The read side, its lists keeping the archived matches (their lines rendered from the archive)."""
-    return ReadModels(client, subscriber, archived_summary=ArchivedSummaries(store, partial(names_in, client)))
+def _players_settings(config: Config) -> dict[str, Any]:
+    """How long a name given up stays reserved, and what an erasure does to a seated player's matches."""
+    return {"name_reserve_seconds": round(config.name_reserve_days * 86400), "erase_in_match": config.erase_in_match}
+
+
+def _read_models(client: Any, subscriber: Subscriber, store: ArchivedReads, changes: NameChanges) -> ReadModels:
+    """The read side, its lists keeping the archived matches (their lines rendered from the archive), what
+    it keeps of them forgotten when a player is renamed or erased."""
+    changes.lines = ArchivedSummaries(store, partial(names_in, client), kept=changes.kept)
+    changes.records = store.cache
+    return ReadModels(client, subscriber, archived_summary=changes.lines)
 
 
 def _accounts(client: Any, known_tokens: TokenCache[Player], revocations: Revocations) -> dict[str, Any]:
@@ -193,6 +204,7 @@ def _route(app: Flask) -> None:
     api.register_blueprint(stream_blueprint)
     api.register_blueprint(player_stream_blueprint)
     api.register_blueprint(tokens_blueprint)
+    api.register_blueprint(rename_erase.blp)
     api.register_blueprint(accounts.blp)
     app.register_blueprint(table_blueprint)
     app.register_blueprint(rules_blueprint)

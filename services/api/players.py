@@ -11,7 +11,10 @@ from typing import Any
 import redis
 
 from shared import keys, names
+from shared import name_claims as claims_of_names
+from shared.erasure import looks_like_placeholder
 from shared.ids import new_id
+from shared.name_claims import give_up, kept_name_claims, name_claims
 from shared.revocations import revoke
 
 from .token_cache import TokenCache
@@ -39,14 +42,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def name_claims(name: str) -> list[str]:
-    """The keys a valid name holds: its comparison form's, then its look-alike forms'."""
-    comparison, *lookalikes = names.same_name_keys(name)
-    return [keys.player_name(comparison), *(keys.player_name(form, looks=True) for form in lookalikes)]
-
-
 # Every claim of a reserved name: a name holding any of them is taken (its comparison form or a look-alike).
-_RESERVED_CLAIMS = frozenset(claim for reserved in RESERVED_NAMES for claim in name_claims(reserved))
+_RESERVED_CLAIMS = frozenset(key for reserved in RESERVED_NAMES for key in name_claims(reserved))
 
 
 class PlayerRegistry:
@@ -70,7 +67,7 @@ class PlayerRegistry:
         """A new player and its bearer token (shown once, never stored); the name is kept normalised."""
         name = names.normalise(name)
         claims = name_claims(name)
-        if _RESERVED_CLAIMS.intersection(claims):
+        if _RESERVED_CLAIMS.intersection(claims) or looks_like_placeholder(name):
             raise NameTakenError(name)
         player = Player(new_id(12), name)
         token = secrets.token_urlsafe(32)
@@ -92,6 +89,26 @@ class PlayerRegistry:
             raise NameTakenError(name)
         self._known_tokens.put(hashed, player)  # its first request need not ask Redis
         return player, token
+
+    def rename(self, player: Player, name: str, reserve_seconds: int) -> Player:
+        """``player`` named ``name`` (kept normalised), by the rules of a registration; NameTakenError if
+        another player holds it, or held it lately (a name given up stays theirs ``reserve_seconds``).
+
+        The new name is claimed first (all its forms, or none), then the directory names the player
+        by it, then the old name's claims are given up (expiring): a crash between leaves the player
+        holding both names for a while, never neither.
+        """
+        name = names.normalise(name)
+        claims = name_claims(name)
+        if _RESERVED_CLAIMS.intersection(claims) or looks_like_placeholder(name):
+            raise NameTakenError(name)
+        current = self.by_id(player.id) or player
+        if not claims_of_names.claim(self._client, player.id, claims):
+            raise NameTakenError(name)
+        self._client.hset(keys.player(player.id), "name", name)
+        if current.name != name:
+            give_up(self._client, player.id, kept_name_claims(current.name), claims, reserve_seconds)
+        return Player(player.id, name)
 
     def ensure(self, player_id: str, name: str, token: str) -> Player:
         """A player with a fixed id and a token given by configuration (the built-in bot)."""

@@ -35,6 +35,11 @@ class PlayerCreateSchema(Schema):
                        "Without one, the token is the only key."})
 
 
+class PlayerNameSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
 class PlayerSchema(Schema):
     id = fields.String()
     name = fields.String()

@@ -40,6 +40,8 @@ class Services:
     trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For names the client (addresses.py)
     checkpoints: Checkpoints = field(default_factory=Checkpoints)  # replays fold from these (shared.checkpoints)
     revoked: Callable[[str], bool] = lambda token_hash: False  # heard revoked by this process (revocations.py)
+    name_reserve_seconds: int = 30 * 86400  # a renamed player's old name is kept from others this long
+    erase_in_match: str = "resign"  # an erased player's unfinished matches: "resign" them, or "refuse" (409)
     archive: Any = None  # the archive's health (services.api.archive_health.ArchiveHealth); None: not reported
     sessions: SessionRegistry | None = None  # each device's token (sessions.py)
     passwords: Passwords | None = None  # players' password hashes (passwords.py)

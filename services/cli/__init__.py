@@ -1,4 +1,4 @@
-"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import, archive, duel).
+"""``truc``: the operator's command-line tool (replay, audit, rebuild, unpark, export, import, archive, duel, erase).
 
 Every command reads its settings from the environment like the services do
 (``REDIS_URL``, ``QUEUE_URL``, ``DATA_DIR``: see shared/config.py).
@@ -15,6 +15,7 @@ from . import (
     archive_command,
     audit_command,
     duel_command,
+    erase_command,
     play,
     ratings_command,
     rebuild_command,
@@ -43,6 +44,7 @@ truc.add_command(unpark.unpark)
 truc.add_command(transfer.export)
 truc.add_command(transfer.import_)
 truc.add_command(archive_command.archive)
+truc.add_command(erase_command.erase)
 truc.add_command(duel_command.duel)
 truc.add_command(ratings_command.ratings)
 truc.add_command(seek_command.seek)

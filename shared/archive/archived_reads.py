@@ -70,6 +70,11 @@ class KeptAWhile(Generic[T]):
         with self._lock:
             return len(self._entries)
 
+    def clear(self) -> None:
+        """Forget everything kept (a player renamed or erased: what was kept may name them)."""
+        with self._lock:
+            self._entries.clear()
+
 
 class ArchivedMatchCache(KeptAWhile[ArchivedMatch]):
     """Archived matches read lately (at most ``size``, each for ``seconds``)."""

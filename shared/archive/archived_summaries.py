@@ -42,9 +42,10 @@ class ArchivedSummaries:
 
     def __init__(self, reads: ArchivedReads, names: Callable[[list[str]], Names] | None = None,
                  size: int = CACHED_LINES, seconds: float = CACHED_LINE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """``names``: the player directory's names of some ids (the players are named as the projector names them)."""
-        self._reads, self._names, self._clock = reads, names, clock
+                 clock: Callable[[], float] = time.monotonic, kept: Callable[[], None] = lambda: None) -> None:
+        """``names``: the player directory's names of some ids (the players are named as the projector names them);
+        ``kept``: called once a line is kept (the API starts hearing renames then, to forget the lines they change)."""
+        self._reads, self._names, self._clock, self._kept = reads, names, clock, kept
         self._lines: KeptAWhile[dict[str, Any]] = KeptAWhile(size, seconds, clock)
         self._down_until = 0.0
         self._lock = threading.Lock()
@@ -72,5 +73,13 @@ class ArchivedSummaries:
             log.error("archived match %s left out of a list: its record cannot be read: %s", match_id, error)
             return None
         self._lines.keep(match_id, line)
+        self._kept()
         return line
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def forget(self) -> None:
+        """Forget every line kept: a player was renamed or erased, and a line names its players."""
+        self._lines.clear()
 

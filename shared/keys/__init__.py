@@ -16,11 +16,14 @@ tests/unit/test_architecture.py fails on a ``truc:`` key written anywhere else.
 from __future__ import annotations
 
 from shared.keys.access import (  # noqa: F401
+    ERASED_PLAYERS,
     LOOKALIKES_CLAIMED,
     NAME_CLAIMS_PATTERN,
+    PLAYERS_RENAMED,
     TOKENS_REVOKED,
     limit,
     player,
+    player_given_up,
     player_name,
     player_seen,
     player_sessions,

@@ -17,6 +17,11 @@ def player_name(name: str, looks: bool = False) -> str:
     return f"{PREFIX}:looks:{name}" if looks else f"{PREFIX}:name:{name.casefold()}"
 
 
+def player_given_up(player_id: str) -> str:
+    """The claims of the names a player gave up by a rename (a set of claim keys), reserved to it a while."""
+    return player_key(player_id, "given-up")
+
+
 NAME_CLAIMS_PATTERN, LOOKALIKES_CLAIMED = f"{PREFIX}:name:*", f"{PREFIX}:looks"  # the second: claims made of skeleton N
 
 
@@ -41,6 +46,8 @@ def stream_ticket(ticket_hash: str) -> str:
 
 
 TOKENS_REVOKED = f"{PREFIX}:tokens-revoked"  # a pub/sub channel: the hash of each token revoked (shared/revocations.py)
+PLAYERS_RENAMED = f"{PREFIX}:players-renamed"  # a pub/sub channel: the id of each player renamed or erased
+ERASED_PLAYERS = f"{PREFIX}:erased"  # a counter: the number in the last erased player's placeholder
 
 
 def limit(name: str, subject: str) -> str:
