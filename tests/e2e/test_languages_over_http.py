@@ -48,7 +48,7 @@ def test_accept_language_by_quality_and_lang_wins(stack, fixed) -> None:
 
 def test_an_unsupported_language_is_english(stack, fixed) -> None:
     match_id, _, b = fixed
-    reply = out_of_turn(stack, match_id, b, "?lang=de", **{"Accept-Language": "de, fr;q=0.9"})
+    reply = out_of_turn(stack, match_id, b, "?lang=de", **{"Accept-Language": "de, es;q=0.9"})  # neither is served
     assert reply.headers["content-language"] == "en" and reply.body["message"] == "It is A's turn to play."
 
 
