@@ -14,7 +14,11 @@ import redis
 from shared import keys
 from shared.archive import leaving
 from shared.archive.archiving import Archiver
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from shared.archive.memory import InMemoryArchive
+from shared.eventstore import RedisEventStore
+from shared.readmodels import ReadModels
 from shared.eventstore.schema import iso_from_ms, ms_from_iso
 from shared.readmodels.cold_lists import DAY_MS, LOBBY_SPAN_MS, PLAYER_SPAN_MS, chill, cold_keys, newest_first
 from shared.readmodels.lobby_lists import LobbyLists
@@ -139,3 +143,18 @@ def _lists(*players: str) -> list[str]:
 
 def _ms(line: dict) -> int:
     return int(ms_from_iso(line["created_at"]))
+
+
+def test_a_late_catch_up_of_an_archived_match_counts_nothing_twice_and_lists_it_once(
+        redis_client: redis.Redis) -> None:
+    finished_match(redis_client, "m1")
+    models = ReadModels(redis_client)
+    board, ledger = models.scoreboard(), redis_client.hgetall(keys.player_results("m1a"))
+    archiver = Archiver(redis_client, InMemoryArchive(), HOUR_MS, clock=lambda: ENDED_AT + 2 * HOUR_MS)
+    assert archiver.archive_one("m1").result == "archived"
+    catch_up("m1", ProjectorContext(RedisEventStore(redis_client), models))  # its stream is gone: nothing folds
+    assert models.scoreboard() == board
+    assert redis_client.hgetall(keys.player_results("m1a")) == {field: b"" for field in ledger}
+    assert not any(redis_client.exists(key) for key in _lists("m1a", "m1b"))  # nothing listed hot again
+    lobby = list(newest_first(redis_client, keys.lobby("finished"), LOBBY_SPAN_MS))
+    assert [match_id for _, match_id in lobby] == [b"m1"]
