@@ -9,8 +9,8 @@ Printed side by side, each beside its baseline of the same run:
 - Redis ``used_memory`` with the N matches finished and kept (archiving off), and with all of
   them archived (archiving on); both above the empty server's;
 - what an archived match still costs Redis (MEMORY USAGE of its index entry, its place in the
-  finished lobby, in its players' lists, and apart: the scoreboard's counted set and the
-  ledgers) beside what the whole match cost before;
+  finished lobby and its players' lists, moved to their cold records, and apart: the
+  scoreboard's counted set and the ledgers) beside what the whole match cost before;
 - archive bytes per match (the record, and the disk blocks its file takes);
 - archiving throughput (matches/s) beside reading and encoding the same matches alone;
 - ``GET /matches/{id}/events`` p50/p99 through the Flask test client over the same Redis (no
@@ -49,7 +49,7 @@ def _per_match_bytes(client: Any, table: Table, match_ids: list[str]) -> dict[st
     """MEMORY USAGE per match: the matches' own keys, and each family of keys they share."""
     count = len(match_ids)
     figures = {"own keys": slot_bytes(client, match_ids) / count}
-    figures.update({name: memory_usage(client, names) / count for name, names in table.shared_keys().items()})
+    figures.update({name: memory_usage(client, names) / count for name, names in table.shared_keys(client).items()})
     return figures
 
 
@@ -170,11 +170,12 @@ def _print_memory(figures: dict[str, Any]) -> None:
     whole = sum(before.values())
     print(f"  {'MEMORY USAGE per finished match':34} whole match: {whole:7,.0f} B ("
           + ", ".join(f"{name} {value:,.0f}" for name, value in before.items()) + ")")
-    entry, lobby, lists = after["own keys"], after["lobby"], after["players' lists"]
+    entry, lobby, lists, cold = after["own keys"], after["lobby"], after["players' lists"], after["cold lists"]
     counted_set, ledgers = after["counted set"], after["ledgers"]
-    left = entry + lobby + lists + counted_set + ledgers
+    listed = entry + lobby + lists + cold
+    left = listed + counted_set + ledgers
     print(f"  {'':34} archived: {left:7,.0f} B ({left / whole:.1%} of the whole match) = index entry {entry:.0f} "
-          f"+ lobby {lobby:.0f} + players' lists {lists:.0f} = {entry + lobby + lists:.0f}; "
+          f"+ lobby {lobby:.0f} + players' lists {lists:.0f} + cold lists {cold:.0f} = {listed:.0f}; "
           f"counted set {counted_set:.0f} + ledgers {ledgers:.0f} = {counted_set + ledgers:.0f}")
 
 

@@ -18,6 +18,7 @@ from services.projector.catchup.projector_context import ProjectorContext
 from shared import keys
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from shared.readmodels.cold_lists import cold_keys
 from shared.rules import Rules
 from shared.rules.playthrough import random_action
 from shared.seeds import SeedVault
@@ -49,12 +50,16 @@ class Table:
         catch_up(match_id, self.context)
         return match_id
 
-    def shared_keys(self) -> dict[str, list[str]]:
-        """The keys several matches share, by family: the finished lobby, the players' lists and ledgers."""
+    def shared_keys(self, client: Any) -> dict[str, list[str]]:
+        """The keys several matches share, by family: the finished lobby, the players' lists, the cold
+        records archived matches' places moved to, the counted set and the ledgers."""
         ids = [player.id for player in self.players]
+        lobby = [keys.lobby("finished"), keys.lobby("cancelled")]
+        lists = [keys.player_matches(p, s) for p in ids for s in ("finished", "cancelled")]
         return {
-            "lobby": [keys.lobby("finished"), keys.lobby("cancelled")],
-            "players' lists": [keys.player_matches(p, s) for p in ids for s in ("finished", "cancelled")],
+            "lobby": lobby,
+            "players' lists": lists,
+            "cold lists": [key for listed in lobby + lists for key in cold_keys(client, listed)],
             "counted set": [keys.scoreboard_matches()],
             "ledgers": [keys.player_results(p) for p in ids],
         }

@@ -10,7 +10,10 @@ The steps, each safe to die after (a rerun picks the match up where it stands):
    the match;
 4. empty the match's values in its players' ledgers (:func:`~shared.archive.leaving.compact_ledger`);
 5. in one atomic script, write the index entry and delete every per-match key
-   (:func:`~shared.archive.leaving.leave`), then drop it from the due list (``left``).
+   (:func:`~shared.archive.leaving.leave`), move its places in the lobby's and its players'
+   lists to their cold records (:func:`~shared.archive.leaving.chill_lists`, idempotent), then
+   drop it from the due list (``left``). A run that died before dropping it finds the index
+   entry, moves what the lists still hold (its players read from the archived copy), and drops it.
 
 Nothing is deleted before step 3 has verified the copy, and step 5 is atomic, so at any
 point the match is whole in Redis, or whole in the archive with its index entry. ``stop``
@@ -71,8 +74,7 @@ class Archiver:
     def archive_one(self, match_id: str, force: bool = False) -> Outcome:
         """Archive the match if it is finished, projected and (unless ``force``) old enough."""
         if self.index.get(match_id) is not None:
-            self.due_list.forget(match_id)  # a run that died after leaving, before this
-            return Outcome(match_id, "already")
+            return self._left_before(match_id)
         events = tuple(self._store.read(match_id))
         refusal = self._refusal(events, force)
         if refusal is not None:
@@ -86,6 +88,24 @@ class Archiver:
             self.totals.failed(reason)
             return Outcome(match_id, "failed", reason=reason)
         return self._leave(match, size)
+
+    def _left_before(self, match_id: str) -> Outcome:
+        """A match archived before: finish what a run that died after leaving left undone."""
+        if self.due_list.is_due(match_id):  # that run died before forgetting it: its lists may wait to be moved
+            try:
+                kept = self.archive.get(match_id)
+            except (ArchiveUnavailableError, DamagedArchiveError):
+                return Outcome(match_id, "already")  # still due: the next run moves them
+            if kept is not None:
+                leaving.chill_lists(self._client, match_id, _players(kept.events), self._generations())
+            self.due_list.forget(match_id)
+        return Outcome(match_id, "already")
+
+    def _generations(self) -> list[int]:
+        """The generation served, then every other whose read models may hold a match."""
+        pointer = read_pointer(self._client)
+        return [pointer.generation, *sorted(set(range(max(pointer.generation, pointer.building or 0) + 1))
+                                            - {pointer.generation})]
 
     def _refusal(self, events: tuple[Any, ...], force: bool) -> str | None:
         """Why the match must stay in Redis for now; None if it may go."""
@@ -109,10 +129,8 @@ class Archiver:
 
     def _leave(self, match: ArchivedMatch, size: int) -> Outcome:
         """Take the verified match out of Redis, leaving its index entry."""
-        pointer = read_pointer(self._client)
-        generations = [pointer.generation, *sorted(set(range(max(pointer.generation, pointer.building or 0) + 1))
-                                                   - {pointer.generation})]
-        leaving.compact_ledger(self._client, match.match_id, _players(match.events), generations)
+        generations, players = self._generations(), _players(match.events)
+        leaving.compact_ledger(self._client, match.match_id, players, generations)
         entry = IndexEntry(match.count, match.finished_at, match.head)
         left = leaving.leave(self._client, match.match_id, entry, generations)
         if left == leaving.CHANGED:
@@ -120,6 +138,7 @@ class Archiver:
         if left == leaving.UNPROJECTED:
             return Outcome(match.match_id, "unprojected")
         self._stop("left")
+        leaving.chill_lists(self._client, match.match_id, players, generations)
         self.due_list.forget(match.match_id)
         if left == leaving.ALREADY:
             return Outcome(match.match_id, "already")

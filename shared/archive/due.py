@@ -50,6 +50,10 @@ class DueMatches:
         members = self._client.zrangebyscore(keys.ARCHIVE_DUE, "-inf", cutoff_ms, 0, limit)
         return [member.decode() if isinstance(member, bytes) else member for member in members]
 
+    def is_due(self, match_id: str) -> bool:
+        """Whether the match still waits (an archived one that does: its run died before forgetting it)."""
+        return self._client.zscore(keys.ARCHIVE_DUE, match_id) is not None
+
     def forget(self, match_id: str) -> None:
         """The match is archived: it waits no more."""
         self._client.zrem(keys.ARCHIVE_DUE, match_id)

@@ -78,6 +78,8 @@ from shared.keys.read_models import (  # noqa: F401
     VIEWS_CHANGED,
     InvalidGenerationError,
     InvalidLobbyStatusError,
+    cold_list,
+    cold_list_days,
     generation_global_keys,
     lobby,
     match_views,

@@ -83,6 +83,21 @@ def player_matches(player_id: str, status: str, generation: int = 0) -> str:
     return player_key(player_id, f"matches:{_lobby_status(status)}") + _generation_suffix(generation)
 
 
+def cold_list(list_key: str, day: int, width: int) -> str:
+    """A list's cold records of one creation day and id length (a string of fixed-width records), in its slot."""
+    return f"{_slot_of(list_key)}:cold:{day}:{width}"
+
+
+def cold_list_days(list_key: str) -> str:
+    """The days a list has cold records of (a sorted set: ``<day>:<width>`` scored by day), in its slot."""
+    return f"{_slot_of(list_key)}:cold"
+
+
+def _slot_of(list_key: str) -> str:
+    """A prefix that hashes to the list's own slot: its tag, or (a key with none) its whole name as the tag."""
+    return list_key if "{" in list_key else f"{PREFIX}:{{{list_key}}}"
+
+
 def player_matches_pattern(status: str, generation: int) -> str:
     """SCAN MATCH pattern of every player's matches of ``status`` in ``generation``."""
     return f"{PREFIX}:{{p:*}}:matches:{status}" + _generation_suffix(generation)

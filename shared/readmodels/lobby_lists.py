@@ -9,8 +9,9 @@ writing its views and settles it after, and a read moves any member whose summar
 another status (so the lists heal themselves). Private matches stay listed (the timer's
 lobby expiry finds them here) and are left out of what the public is shown.
 
-An archived match stays listed with no views left (the archiver deletes them): its line
-comes from ``archived_summary``, the callable the read side was built with (the archive's
+An archived match stays listed with no views left (the archiver deletes them), its member
+moved to the list's cold records (:mod:`shared.readmodels.cold_lists`; a list reads both,
+merged in the sorted set's order): its line comes from ``archived_summary``, the callable the read side was built with (the archive's
 business, not this module's); a member with neither is skipped (listed before its views
 were written, or an archived record unreadable now).
 """
@@ -25,6 +26,7 @@ import orjson
 
 from shared import keys
 from shared.eventstore.schema import ms_from_iso
+from shared.readmodels.cold_lists import LOBBY_SPAN_MS, PLAYER_SPAN_MS, newest_first
 
 MAX_SETTLE_ATTEMPTS = 10  # a placement chasing summaries that keep changing gives up, healed by the next read
 
@@ -67,7 +69,7 @@ class LobbyLists:
 
     def public(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
-        return self._listed(keys.lobby(status, self._generation), status, limit, hide=True)
+        return self._listed(keys.lobby(status, self._generation), status, limit, hide=True, span_ms=LOBBY_SPAN_MS)
 
     def of_player(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
                   after: str | None = None) -> list[dict[str, Any]]:
@@ -80,7 +82,8 @@ class LobbyLists:
         return [] if place is None else self._listed(key, status, limit, hide, place)
 
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]:
-        """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first."""
+        """Ids of the matches listed under ``status`` created at ``cutoff_ms`` or before, oldest first
+        (its sorted set's: the cold records hold archived matches only, never waiting or playing)."""
         lobby = keys.lobby(status, self._generation)
         return [_text(member) for member in self._client.zrangebyscore(lobby, "-inf", cutoff_ms, 0, limit)]
 
@@ -104,17 +107,28 @@ class LobbyLists:
     def _place_of(self, match_id: str) -> tuple[float, str] | None:
         """Where a page after ``match_id`` starts: its creation time and id (None: no such match).
 
-        Read from its summary, not its place in the list: a match that changed status since
-        the page before (left this list) still marks where the next page begins."""
+        Read from its summary (an archived match's line), not its place in the list: a match that
+        changed status since the page before (left this list) still marks where the next page begins."""
         raw = self._client.hget(keys.match_views(keys.validate_match_id(match_id), self._generation), "summary")
-        created_at = None if raw is None else orjson.loads(raw).get("created_at")
+        summary = self._archived_summary(match_id) if raw is None else orjson.loads(raw)
+        created_at = None if summary is None else summary.get("created_at")
         return None if created_at is None else (ms_from_iso(created_at), match_id)
 
     def _listed(self, key: str, status: str, limit: int, hide: bool = False,
-                after: tuple[float, str] | None = None) -> list[dict[str, Any]]:
+                after: tuple[float, str] | None = None, span_ms: int = PLAYER_SPAN_MS) -> list[dict[str, Any]]:
         """The summaries an index lists under ``status`` (private ones too unless ``hide``), past ``after``
-        (a creation time and an id); a stale listing is moved as it is met."""
-        found: list[dict[str, Any]] = []
+        (a creation time and an id): its sorted set's and its cold records', merged as the set orders them."""
+        if limit <= 0:
+            return []
+        hot = self._hot(key, status, limit, hide, after)
+        floor = hot[limit - 1][0] if len(hot) >= limit else None
+        cold = self._cold(key, span_ms, (status, limit, hide), after, floor)
+        return [summary for _, summary in sorted(hot + cold, key=lambda item: item[0], reverse=True)[:limit]]
+
+    def _hot(self, key: str, status: str, limit: int, hide: bool,
+             after: tuple[float, str] | None) -> list[tuple[tuple[int, bytes], dict[str, Any]]]:
+        """The sorted set's first ``limit`` shown, each with its place; a stale listing is moved as it is met."""
+        found: list[tuple[tuple[int, bytes], dict[str, Any]]] = []
         start = 0
         while len(found) < limit:
             entries = self._page(key, start, limit, after)
@@ -128,11 +142,45 @@ class LobbyLists:
                     self.place(_text(member), summary["status"], int(created_at), _player_ids(summary))
                     moved += 1
                 elif not (hide and summary.get("private")):
-                    found.append(summary)
+                    found.append(((int(created_at), _bytes(member)), summary))
             if len(entries) < limit:
                 break
             start += len(entries) - moved
         return found[:limit]
+
+    def _cold(self, key: str, span_ms: int, shown: tuple[str, int, bool], after: tuple[float, str] | None,
+              floor: tuple[int, bytes] | None) -> list[tuple[tuple[int, bytes], dict[str, Any]]]:
+        """The cold records' first ``limit`` shown (``shown``: status, limit, hide), none at or past ``floor``
+        (the sorted set filled the page there)."""
+        status, limit, hide = shown
+        mark = None if after is None else (int(after[0]), after[1].encode())
+        found: list[tuple[tuple[int, bytes], dict[str, Any]]] = []
+        batch: list[tuple[int, bytes]] = []
+        for place in newest_first(self._client, key, span_ms, None if after is None else after[0]):
+            if floor is not None and place < floor:
+                break
+            if mark is None or place < mark:
+                batch.append(place)
+            if len(batch) >= limit:
+                found += self._shown(key, batch, status, hide)
+                batch = []
+                if len(found) >= limit:
+                    break
+        return found + self._shown(key, batch, status, hide)
+
+    def _shown(self, key: str, places: list[tuple[int, bytes]], status: str,
+               hide: bool) -> list[tuple[tuple[int, bytes], dict[str, Any]]]:
+        """The lines of these cold records that the list shows. One its sorted set lists again (a match
+        restored, or placed anew by a rebuild) is shown from there, once."""
+        pipe = self._client.pipeline(transaction=False)
+        for _, member in places:
+            pipe.zscore(key, member)
+            pipe.hget(keys.match_views(_text(member), self._generation), "summary")
+        replies = pipe.execute()
+        lines = [(place, self._archived_summary(_text(place[1])) if raw is None else orjson.loads(raw))
+                 for place, hot, raw in zip(places, replies[::2], replies[1::2]) if hot is None]
+        return [(place, line) for place, line in lines
+                if line is not None and line["status"] == status and not (hide and line.get("private"))]
 
     def _page(self, key: str, start: int, count: int, after: tuple[float, str] | None) -> list[tuple[bytes, float]]:
         if after is None:
@@ -151,6 +199,10 @@ class LobbyLists:
 def _player_ids(summary: Mapping[str, Any] | None) -> list[str]:
     players = (summary or {}).get("players") or {}
     return [seat["id"] for seat in players.values() if seat]
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value.encode() if isinstance(value, str) else value
 
 
 def _text(value: bytes | str) -> str:

@@ -111,7 +111,7 @@ class InMemoryGenerationModels:
         listed = sorted(self._listed.get((index, status), {}).items(), key=lambda item: (item[1], item[0]),
                         reverse=True)
         if after is not None:
-            marker = self.summary(after) or {}
+            marker = self.summary(after) or self._archived_summary(after) or {}
             if marker.get("created_at") is None:
                 return []  # no such match: nothing is listed after it
             place = (ms_from_iso(marker["created_at"]), after)

@@ -13,6 +13,7 @@ from shared.archive.port import ArchivedMatch, ArchiveUnavailableError, Receipt
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from shared.readmodels.cold_lists import LOBBY_SPAN_MS, newest_first
 from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match, match_keys
 from tests.projector_support import random_match
 
@@ -42,7 +43,9 @@ def test_the_lobby_and_the_scoreboard_keep_the_match(fake_redis: fakeredis.FakeR
     lobby = fake_redis.zrange(keys.lobby("finished"), 0, -1, withscores=True)
     archiver(fake_redis).archive_one("m1")
     assert models.scoreboard() == board
-    assert fake_redis.zrange(keys.lobby("finished"), 0, -1, withscores=True) == lobby
+    assert fake_redis.zrange(keys.lobby("finished"), 0, -1, withscores=True) == []  # moved to the cold records
+    assert [(member, float(at)) for at, member in newest_first(fake_redis, keys.lobby("finished"),
+                                                               LOBBY_SPAN_MS)] == lobby
     assert fake_redis.hget(keys.player_results("m1a"), "m1") == b""  # still counted, its value emptied
 
 
