@@ -33,9 +33,9 @@ from shared.codec import encode
 from shared.eventstore import ConcurrencyError
 from shared.fold import FoldedMatch, fold
 from shared.name_claims import kept_name_claims, release_all
-from shared.rechaining import ERASURE, rechain_stream
 from shared.readmodels.generations import read_pointer
 from shared.readmodels.renaming import listed_matches, rename_in_read_models
+from shared.rechaining import ERASURE, rechain_stream
 from shared.revocations import revoke
 from shared.rules import RuleError, Seat, Status, command_for, step
 from shared.rules.chance import SeededChance

@@ -26,10 +26,10 @@ import click
 from services.projector.operations import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.directory import enter_unknown
+from shared.erasure import is_erased
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.port import StoredEvent
 from shared.fold import FoldedMatch, fold
-from shared.erasure import is_erased
 from shared.private_files import private_output
 from shared.rechaining import ERASED_BEFORE_IMPORT, Rechaining, names_out, remember
 from shared.rules.chance import fits_commitment
