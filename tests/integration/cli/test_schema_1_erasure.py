@@ -14,7 +14,7 @@ from services.cli import truc
 from services.cli.exports import read_export
 from shared import keys
 from shared.audit import audit_events
-from shared.eventstore import RedisEventStore
+from shared.eventstore import RedisEventStore, lua
 from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
 from shared.rechaining import rechainings
@@ -32,8 +32,7 @@ def env(redis_server, redis_client, tmp_path):
 
 
 def run(env, *args):
-    result = CliRunner().invoke(truc, list(args), env=env, catch_exceptions=False)
-    return result
+    return CliRunner().invoke(truc, list(args), env=env, catch_exceptions=False)
 
 
 def _stream_bytes(client) -> bytes:
@@ -143,3 +142,16 @@ def test_after_an_aof_rewrite_the_name_is_in_no_persisted_file(env, redis_server
     aof = [path for path in Path(redis_server.data_dir).rglob("*") if path.is_file() and ".aof" in path.name]
     assert aof
     assert all(NAME not in path.read_bytes() for path in aof)
+
+
+def test_a_rechaining_refuses_a_stream_that_changed_since_it_was_read(env, redis_client):
+    assert run(env, "import", str(RESIGNED)).exit_code == 0
+    before = redis_client.xrange(keys.match_events(MATCH))
+    script_keys = [keys.match_events(MATCH), keys.match_rewriting(MATCH), keys.match_rechained(MATCH)]
+
+    stale_version = lua.RECHAIN(redis_client, script_keys, [len(before) - 1, before[-1][1][b"h"], b"{}"])
+    stale_head = lua.RECHAIN(redis_client, script_keys, [len(before), "0" * 64, b"{}"])
+
+    assert (stale_version, stale_head) == (0, 0)
+    assert redis_client.xrange(keys.match_events(MATCH)) == before
+    assert not redis_client.exists(keys.match_rechained(MATCH), keys.match_rewriting(MATCH))
