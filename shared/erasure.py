@@ -11,12 +11,16 @@ An erasure takes the steps in an order that is safe to repeat after a crash:
 2. the directory: the name becomes the placeholder (``erased player 7``: stable, numbered once),
    the player hash keeps ``erased`` (the record an import consults: an erased id is never named
    again), its current token is revoked on every API process, its name's claims are released;
-3. the copies: read models, archive, caches.
+3. the copies: read models, archive, caches;
+4. the matches recorded in schema 1, whose events hold the name itself: each such stream (and
+   archived record) rewritten without it and re-chained, the match keeping a record of its old
+   and new chain heads that the audit reports (:mod:`shared.rechaining`).
 
 The placeholder form is no name anyone may register or take (:func:`looks_like_placeholder`).
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,13 +28,14 @@ from typing import Any
 import orjson
 
 from shared import keys, names
-from shared.archive.erasing import rename_in_archive
+from shared.archive.erasing import rechain_in_archive, rename_in_archive
 from shared.codec import encode
 from shared.eventstore import ConcurrencyError
 from shared.fold import FoldedMatch, fold
 from shared.name_claims import kept_name_claims, release_all
 from shared.readmodels.generations import read_pointer
 from shared.readmodels.renaming import listed_matches, rename_in_read_models
+from shared.rechaining import ERASURE, rechain_stream
 from shared.revocations import revoke
 from shared.rules import RuleError, Seat, Status, command_for, step
 from shared.rules.chance import SeededChance
@@ -154,7 +159,17 @@ def erase_player(client: Any, store: Any, archive: Any, player_id: str, notify: 
             leave_match(store, SeedVault(client), match_id, player_id, notify)
     if erased is not None:
         spread_name(client, archive, player_id, erased.placeholder)
+        rechain_without(client, archive, player_id)
     return erased
+
+
+def rechain_without(client: Any, archive: Any, player_id: str) -> int:
+    """Every match of the player's lists whose schema-1 events name them, in Redis or archived,
+    rewritten without the name and re-chained (:mod:`shared.rechaining`); how many."""
+    now_ms = int(time.time() * 1000)
+    match_ids = listed_matches(client, player_id, read_pointer(client).generation)
+    in_streams = sum(rechain_stream(client, m, {player_id}, ERASURE, now_ms) is not None for m in match_ids)
+    return in_streams + rechain_in_archive(client, archive, match_ids, player_id, now_ms)
 
 
 def spread_name(client: Any, archive: Any, player_id: str, name: str) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import click
 from rich.console import Console
@@ -9,19 +10,21 @@ from rich.table import Table
 
 from shared.archive import ArchiveUnavailableError, DamagedArchiveError
 from shared.archive.archived_reads import is_archived
-from shared.audit import AuditReport, audit_events
+from shared.audit import AuditReport, audit_events, check_rechainings
 from shared.eventstore import CorruptEventError, EventStore
 from shared.fold import FoldedMatch, fold
 from shared.readmodels import AUDIENCES, ReadModels
 from shared.readmodels.projection import read_models_of, seated_ids
+from shared.rechaining import Rechaining, rechainings
 
 from .backends import MATCH_ID, backends
 from .untrusted import markup_text
 
 
 def audit_match(store: EventStore, read_models: ReadModels, match_id: str,
-                lobby_seconds: int | None = None) -> AuditReport:
-    """The event-log audit, plus: the read models equal a fresh fold of the stream.
+                lobby_seconds: int | None = None, rechained: Sequence[Rechaining] = ()) -> AuditReport:
+    """The event-log audit, plus: the read models equal a fresh fold of the stream, and the
+    match's ``rechained`` records fit its chain (each noted).
 
     ``lobby_seconds``: the server's ``LOBBY_SECONDS`` when the operator gives it (the log
     does not record it), to hold lobby expiries to it.
@@ -37,6 +40,7 @@ def audit_match(store: EventStore, read_models: ReadModels, match_id: str,
         report.fail(0, "archive", f"the archived match cannot be read: {error}")
         return report
     report = audit_events(match_id, stored, lobby_seconds)
+    check_rechainings(stored, rechained, report)
     if not report.ok or not stored or is_archived(store, match_id):
         return report  # an archived match has no stored views: they are rendered from these events
     served = read_models.at(read_models.generation())  # one generation for every comparison below
@@ -86,7 +90,7 @@ def audit(match_id: str | None, every: bool, lobby_seconds: int | None) -> None:
         raise click.UsageError("give a MATCH id or --all")
     ctx = backends()
     ids = sorted(ctx.store.match_ids()) if every else [match_id]
-    reports = [audit_match(ctx.store, ctx.read_models, m, lobby_seconds) for m in ids]
+    reports = [audit_match(ctx.store, ctx.read_models, m, lobby_seconds, rechainings(ctx.redis, m)) for m in ids]
     if not every and reports[0].events == 0:
         click.echo(f"no match {match_id!r}", err=True)
         sys.exit(1)

@@ -7,25 +7,31 @@ file is made printable first: the file may have been written to attack the termi
 
 An export written to a file (``-o``) is created for its owner alone (0600), and never over
 an existing file unless ``--force`` says so (then written whole under a temporary name and
-renamed over it). A match still being played is exported with every hand dealt, the
+renamed over it). An export whose schema-1 events name a player erased here (the directory
+remembers erasures by id) is stored without the name: those events as schema 2 records them,
+the match re-chained, the rewrite recorded beside it for the audit (:mod:`shared.rechaining`).
+A match still being played is exported with every hand dealt, the
 hidden ones too: the command says so on stderr.
 """
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 import click
 
 from services.projector.operations import ProjectorContext, rebuild_match
 from shared.audit import audit_events
 from shared.directory import enter_unknown
+from shared.erasure import is_erased
 from shared.eventstore import ConcurrencyError
 from shared.eventstore.port import StoredEvent
 from shared.fold import FoldedMatch, fold
 from shared.private_files import private_output
+from shared.rechaining import ERASED_BEFORE_IMPORT, Rechaining, names_out, remember
 from shared.rules.chance import fits_commitment
 
 from .backends import MATCH_ID, backends
@@ -88,10 +94,15 @@ def import_(source: IO[bytes]) -> None:
     _audit(exported)
     ctx = backends()
     match_id = exported.match_id
+    events, rechained = _names_erased_here(ctx.redis, exported)
     try:
-        ctx.store.import_events(match_id, exported.events)
+        ctx.store.import_events(match_id, events)
     except ConcurrencyError:
         _refuse(1, f"match {match_id} already has events here")
+    if rechained is not None:
+        remember(ctx.redis, match_id, rechained)
+        click.echo(f"{match_id} names a player erased here: stored without the name, re-chained "
+                   f"(head {rechained.old_head[:12]}… became {rechained.new_head[:12]}…)")
     if exported.seed is not None:
         ctx.seeds.put(match_id, exported.seed)
     enter_unknown(ctx.redis, exported.names)
@@ -100,6 +111,17 @@ def import_(source: IO[bytes]) -> None:
     if parked is not None:
         _refuse(1, f"imported {match_id}, but its read models could not be written: {printable(parked.error)}")
     click.echo(f"imported {match_id}: {len(exported.events)} events, audit passed")
+
+
+def _names_erased_here(client: Any, exported: Export) -> tuple[list[StoredEvent], Rechaining | None]:
+    """The events to store: as exported, or, where schema-1 events name a player erased here (the
+    directory remembers erasures by id), without the name and re-chained, with the record of it."""
+    erased = {player_id for player_id in seated_in(exported.events) if is_erased(client, player_id)}
+    rewritten = names_out(exported.match_id, exported.events, erased)
+    if rewritten is None:
+        return exported.events, None
+    old_head, new_head = exported.events[-1].hash, rewritten[-1].hash
+    return rewritten, Rechaining(old_head, new_head, len(rewritten), int(time.time() * 1000), ERASED_BEFORE_IMPORT)
 
 
 def _audit(exported: Export) -> None:

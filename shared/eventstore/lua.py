@@ -139,3 +139,32 @@ if used then
 end
 return redis.call('HGET', KEYS[2], ARGV[1])
 """)
+
+# KEYS[1] events stream, KEYS[2] the stream being rewritten, KEYS[3] the match's re-chainings;
+# ARGV[1] the version the stream must be at, ARGV[2] its head (the last event's chain hash),
+# ARGV[3] the re-chaining's record, then (type, schema, at, data, hash) per event, versions 1..n.
+# Replaces the whole stream (written aside, then renamed over it) and records the re-chaining,
+# only if nothing was appended or rewritten since it was read. Returns 1, or 0 (read it again).
+RECHAIN = Script("""
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then
+  return 0
+end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1][2]
+local head = nil
+for i = 1, #last, 2 do
+  if last[i] == 'h' then head = last[i + 1] end
+end
+if head ~= ARGV[2] then
+  return 0
+end
+redis.call('DEL', KEYS[2])
+local version = 0
+for i = 4, #ARGV, 5 do
+  version = version + 1
+  redis.call('XADD', KEYS[2], string.format('%d-0', version),
+             't', ARGV[i], 's', ARGV[i + 1], 'at', ARGV[i + 2], 'd', ARGV[i + 3], 'h', ARGV[i + 4])
+end
+redis.call('RENAME', KEYS[2], KEYS[1])
+redis.call('RPUSH', KEYS[3], ARGV[3])
+return 1
+""")

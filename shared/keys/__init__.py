@@ -46,7 +46,9 @@ from shared.keys.event_store import (  # noqa: F401
     MATCH_EVENTS_PATTERN,
     MATCHES_APPENDED,
     match_events,
+    match_rechained,
     match_refusals,
+    match_rewriting,
     match_seed,
     match_tokens,
 )

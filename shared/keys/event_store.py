@@ -27,5 +27,16 @@ def match_seed(match_id: str) -> str:
     return match_key(match_id, "seed")
 
 
+def match_rechained(match_id: str) -> str:
+    """The match's re-chainings (a list, oldest first): each the chain head before and after a rewrite
+    of its stream that took an erased player's name out of schema-1 events (:mod:`shared.rechaining`)."""
+    return match_key(match_id, "rechained")
+
+
+def match_rewriting(match_id: str) -> str:
+    """Where a re-chained stream is written whole before it is renamed over the match's stream."""
+    return match_key(match_id, "rewriting")
+
+
 MATCH_EVENTS_PATTERN = f"{PREFIX}:{{m:*}}:events"
 MATCHES_APPENDED = f"{PREFIX}:appended"  # a pub/sub channel: the match id of every append
