@@ -491,6 +491,7 @@ function render(view) {
   renderSeats(view, me);
   renderTricks(view, me);
   renderActions(view);
+  if (typeof renderReplay === "function") renderReplay(view); // replay.js: a finished match, afterwards
   const again = focused && document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
   if (again) again.focus();
   else if (focused) (document.querySelector("#hand button:enabled, #actions button:enabled") || $("log")).focus();
