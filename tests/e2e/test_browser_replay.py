@@ -158,6 +158,7 @@ def test_the_replay_speaks_the_page_language(open_page, stack: Stack, lang, devi
     sync_api.expect(page.locator("#verify-result")).to_have_attribute("data-verdict", "pass")
     box = page.locator("#replay").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1  # nothing spills off the screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]  # nor widens the page
     shot = tmp_path / f"replay.{device}.{lang}.png"
     page.locator("#replay").scroll_into_view_if_needed()
     page.screenshot(path=str(shot), full_page=device == "desktop")
