@@ -78,8 +78,8 @@ function drawReplay(then, event, total) {
   $("replay-position").textContent = _("Move {number} of {count}", { number: replay.at, count: total });
   $("replay-event").textContent = describe(event);
   const me = app.view.you || "A";
-  $("replay-scores").textContent = _("{me} {mine} – {theirs} {them}", {
-    me: label(me), mine: then.scores[me], theirs: then.scores[other(me)], them: label(other(me)) });
+  // names and numbers: no words to translate
+  $("replay-scores").textContent = `${label(me)} ${then.scores[me]} – ${then.scores[other(me)]} ${label(other(me))}`;
   const round = then.round;
   const current = [...replay.events.slice(0, replay.at)].reverse().find((e) => e.type === "round_dealt");
   if (current) $("replay-round").value = String(current.version);
