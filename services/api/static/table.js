@@ -100,6 +100,7 @@ function setPlayer(player) {
   $("lobby").hidden = !player || (app.view !== null && !isOver(app.view));
   watchFeed();
   renderAccount(); // account.js: the player's matches, devices and password
+  if (typeof renderLobby === "function") renderLobby(); // lobby.js: matches to join, resume and replay
 }
 
 async function register(event) {
@@ -491,6 +492,7 @@ function render(view) {
   renderSeats(view, me);
   renderTricks(view, me);
   renderActions(view);
+  if (typeof renderReplay === "function") renderReplay(view); // replay.js: a finished match, afterwards
   const again = focused && document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
   if (again) again.focus();
   else if (focused) (document.querySelector("#hand button:enabled, #actions button:enabled") || $("log")).focus();
@@ -780,8 +782,8 @@ function start() {
   $("sign-out").addEventListener("click", () => attempt(logOut)); // account.js
   $("login-form").addEventListener("submit", logIn);
   $("password-form").addEventListener("submit", setPassword);
-  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot" }));
-  $("play-friend").addEventListener("click", () => createMatch({ private: true }));
+  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot", ...chosenRules() }));
+  $("play-friend").addEventListener("click", () => createMatch({ private: true, ...chosenRules() }));
   $("play-rated").addEventListener("click", seekRated);
   $("rematch").addEventListener("click", askRematch);
   $("copy-link").addEventListener("click", async () => {

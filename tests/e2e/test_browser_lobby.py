@@ -1,0 +1,69 @@
+"""The lobby of the browser table, in real headless Chromium: open matches to join, the player's
+matches in play to resume and their finished ones to replay, and a new match on the terms chosen."""
+from __future__ import annotations
+
+
+import pytest
+
+from .conftest import Stack
+from .table import register
+from .test_browser_replay import finished_match
+from .test_browser_table import browser, open_page, register_in, sync_api  # noqa: F401 (fixtures)
+
+
+def signed_in(open_page, player, path: str = "/"):  # noqa: F811
+    page = open_page(path)
+    page.evaluate("p => localStorage.setItem('truc.player', JSON.stringify(p))",
+                  {"id": player.id, "name": player.name, "token": player.token})
+    page.goto(page.url)
+    sync_api.expect(page.locator("#lobby")).to_be_visible()
+    return page
+
+
+@pytest.mark.timeout(120)
+def test_a_match_in_play_is_resumed_from_the_lobby(open_page, stack: Stack):  # noqa: F811
+    alice = register(stack, "alice")
+    created = stack.http.post("/matches", {"opponent": "bot"}, token=alice.token)
+    assert created.status == 201, created.body
+    page = signed_in(open_page, alice)
+    resume = page.locator(f'#playing-matches button[data-match="{created.body["id"]}"]')
+    sync_api.expect(resume).to_have_text("Resume")
+    resume.click()
+    sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "playing")
+    assert f"match={created.body['id']}" in page.url
+    sync_api.expect(page.locator("#hand button")).to_have_count(3)
+
+
+@pytest.mark.timeout(120)
+def test_an_open_match_is_joined_from_the_lobby_on_its_terms(open_page, stack: Stack):  # noqa: F811
+    alice = open_page()
+    register_in(alice, "alice")
+    alice.locator("#term-seconds").select_option("30")
+    alice.locator("#term-target").select_option("6")
+    alice.locator("#term-ladder").select_option("even")
+    created = stack.http.post("/matches", {"rules": {"turn_seconds": 30}}, token=register(stack, "carol").token)
+    assert created.status == 201, created.body
+    bob = open_page()
+    register_in(bob, "bob")
+    join = bob.locator(f'#open-matches button[data-match="{created.body["id"]}"]')
+    sync_api.expect(join).to_have_text("Join")
+    sync_api.expect(bob.locator(f'#open-matches li[data-match="{created.body["id"]}"]')).to_contain_text("30 s a move")
+    join.click()
+    sync_api.expect(bob.locator("#invite-clock")).to_have_text("Each turn has 30 s.")  # it asks first
+    bob.get_by_role("button", name="Join the match").click()
+    sync_api.expect(bob.locator("#match")).to_have_attribute("data-status", "playing")
+
+    alice.get_by_role("button", name="Play against the bot").click()  # on the terms chosen
+    sync_api.expect(alice.locator("#match")).to_have_attribute("data-status", "playing")
+    match_id = alice.url.split("match=")[1]
+    rules = stack.http.get(f"/matches/{match_id}").body["rules"]
+    assert (rules["turn_seconds"], rules["target"], rules["raise_ladder"]) == (30, 6, "even")
+
+
+@pytest.mark.timeout(180)
+def test_a_finished_match_is_replayed_from_the_lobby(open_page, stack: Stack):  # noqa: F811
+    match_id, alice = finished_match(stack)
+    page = signed_in(open_page, alice)
+    page.locator(f'#finished-matches button[data-match="{match_id}"]').click()
+    sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "finished")
+    sync_api.expect(page.locator("#replay-position")).to_contain_text("Move")
