@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -171,6 +172,9 @@ def alternating(pool: ProcessPoolExecutor, clients: int, seconds: float, windows
     for n in range(1, windows + 1):
         for (target, stack), into in ((first, measured[0]), (second, measured[1])):
             into.append(run_phase(pool, target, stack, clients, seconds, seed=n))
+        full, reference = measured[0][-1], measured[1][-1]
+        print(f"    window pair {n}/{windows}, {seconds:.1f} s: {full.rate:,.0f} / {reference.rate:,.0f} cmd/s, "
+              f"ratio {full.rate / reference.rate:.2f}", file=sys.stderr, flush=True)
         seconds = max(seconds, *(window_seconds(p, seconds) for p in (measured[0][-1], measured[1][-1])))
     return measured
 
