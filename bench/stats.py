@@ -28,12 +28,18 @@ class Spread:
         """``{"median", "min", "max", "runs"}``, rounded."""
         return {
             "median": round(self.median, digits), "min": round(self.low, digits), "max": round(self.high, digits),
-            "runs": [round(run, digits) for run in self.runs],
+            "spread": round(self.spread, digits), "runs": [round(run, digits) for run in self.runs],
         }
 
-    def text(self, fmt: str = ",.0f", unit: str = "") -> str:
-        """``median [min..max]`` in ``fmt``."""
-        return f"{self.median:{fmt}}{unit} [{self.low:{fmt}}..{self.high:{fmt}}]"
+    @property
+    def spread(self) -> float:
+        """The largest run less the smallest."""
+        return self.high - self.low
+
+    def text(self, fmt: str = ",.0f", unit: str = "", spread: bool = False) -> str:
+        """``median [min..max]`` in ``fmt``, then ``spread S`` if asked."""
+        said = f"{self.median:{fmt}}{unit} [{self.low:{fmt}}..{self.high:{fmt}}]"
+        return f"{said} spread {self.spread:{fmt}}" if spread else said
 
 
 def percentile(samples: Sequence[float], pct: float) -> float:
@@ -58,6 +64,7 @@ class Figure:
     target: str = ""
     met: bool | None = None
     fmt: str = ",.0f"
+    spread: bool = False  # print each spread's max - min beside it
 
     def to_json(self) -> dict[str, Any]:
         """The figure as JSON (spreads as median/min/max/runs)."""
@@ -74,10 +81,11 @@ def table(figures: Sequence[Figure]) -> str:
     """A plain-text table: figure, value, baseline, ratio, target and whether it holds."""
     rows = [("figure", "median [min..max]", "baseline (same run)", "ratio", "target", "")]
     for f in figures:
-        baseline = f"{f.baseline_name}: {f.baseline.text(f.fmt)}" if f.baseline else ""
-        ratio = f.ratio.text(".2f") if f.ratio else ""
+        baseline = f"{f.baseline_name}: {f.baseline.text(f.fmt, spread=f.spread)}" if f.baseline else ""
+        ratio = f.ratio.text(".2f", spread=f.spread) if f.ratio else ""
         verdict = "" if f.met is None else ("met" if f.met else "NOT MET")
-        rows.append((f.name, f"{f.value.text(f.fmt)} {f.unit}", baseline, ratio, f.target, verdict))
+        value = f"{f.value.text(f.fmt, spread=f.spread)} {f.unit}".rstrip()
+        rows.append((f.name, value, baseline, ratio, f.target, verdict))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))

@@ -56,8 +56,8 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
     figures: list[Figure] = []
     raw: dict[str, Any] = {}
     plan = {
-        "throughput": lambda: throughput.measure(
-            clients=4, seconds=3.0 if quick else 4.0, runs=3 if quick else 7, warmup=1.5 if quick else 3.0),
+        "throughput": lambda: throughput.measure(  # windows of >= 2,000 commands each, >= the seconds
+            clients=4, seconds=2.0 if quick else 3.0, windows=throughput.WINDOWS, warmup=1.5 if quick else 3.0),
         "long_match": lambda: long_match.measure(runs=3, batch=40 if quick else 60),
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
@@ -81,6 +81,11 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
     return figures, raw
 
 
+def details(raw: dict[str, Any]) -> str:
+    """What a section prints beyond its table lines (figure 1: window by window)."""
+    return "\n".join(throughput.details(raw[name]) for name in raw if name == "throughput")
+
+
 def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
     """The throughput phases carry every latency sample: keep the summaries only."""
     ready = dict(raw)
@@ -90,11 +95,16 @@ def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
         result = dict(ready[section])
         for side in sides:
             result[side] = [{
-                "commands": p.commands, "matches": p.matches, "seconds": p.seconds, "drain_s": round(p.drain_s, 2),
+                "window": n, "started": round(p.started, 2), "commands": p.commands, "matches": p.matches,
+                "seconds": p.seconds, "rate": round(p.rate, 1), "drain_s": round(p.drain_s, 2),
+                "cpu_s": {k: round(v, 3) for k, v in p.cpu.items()},
                 "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3) for k, v in p.cpu.items()},
+                "round_trips": p.round_trips, "round_trips_per_command": round(p.per_command(p.round_trips), 3),
+                "redis_commands": p.redis_commands,
+                "redis_commands_per_command": round(p.per_command(p.redis_commands), 3),
                 "redis_calls_per_command": {k: round(v / max(p.commands, 1), 3) for k, v in
                                             sorted(p.redis_calls.items(), key=lambda item: -item[1])},
-            } for p in result[side]]
+            } for n, p in enumerate(result[side], start=1)]
         ready[section] = result
     return ready
 
@@ -117,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"median [min..max] of the runs; load average at start {info['loadavg_at_start'][0]:.2f}, "
           f"at end {info['loadavg_at_end'][0]:.2f}\n")
     print(table(figures))
+    if extra := details(raw):
+        print(f"\n{extra}")
     output = Path(args.json)
     output.parent.mkdir(parents=True, exist_ok=True)
     document = {"machine": info, "quick": args.quick, "figures": [f.to_json() for f in figures],

@@ -55,6 +55,7 @@ from .players import Player, PlayerRegistry
 from .privacy import mark_private
 from .renamed_listener import NameChanges
 from .revocation_listener import Revocations
+from .round_trips import RoundTripCounter
 from .rules_page import blp as rules_blueprint
 from .seek_pool import SeekPool
 from .sessions import SessionRegistry
@@ -106,7 +107,9 @@ def _services(
     app: Flask, config: Config, redis_client: Any, queue_client: Any, clock: Clock, archive: Archive | None,
 ) -> Services:
     """What the views use, over the configured Redis (or the clients given)."""
-    client = redis_client or connect(config.redis_url, max_connections=config.redis_connections)
+    # The benchmark counts the API's round trips (services/api/round_trips.py); nothing else does.
+    count = RoundTripCounter(config.data_dir) if reference.enabled() else None
+    client = redis_client or connect(config.redis_url, max_connections=config.redis_connections, count=count)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue, rebuilds = catch_up_queue(queue_redis, config.queue_name), rebuild_queue(queue_redis, config.queue_name)
     notify = _catch_up_asker(app, CatchUpRequests(queue, config.catch_up_lanes))
