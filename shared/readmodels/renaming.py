@@ -18,6 +18,7 @@ import orjson
 
 from shared import keys
 from shared.eventstore.lua import Script
+from shared.readmodels.cold_lists import PLAYER_SPAN_MS, newest_first
 from shared.readmodels.generations import read_pointer
 from shared.readmodels.scoreboard import rank_member
 from shared.readmodels.writes import AUDIENCES
@@ -55,11 +56,15 @@ def rename_in_read_models(client: Any, player_id: str, name: str) -> int:
 
 
 def listed_matches(client: Any, player_id: str, generation: int) -> list[str]:
-    """Every match id the player's lists of ``generation`` hold, whatever its status."""
+    """Every match id the player's lists of ``generation`` hold, whatever its status: those in the
+    sorted sets, then the archived ones moved to the lists' cold records."""
+    lists = [keys.player_matches(player_id, status, generation) for status in keys.LOBBY_STATUSES]
     pipe = client.pipeline(transaction=False)
-    for status in keys.LOBBY_STATUSES:
-        pipe.zrange(keys.player_matches(player_id, status, generation), 0, -1)
-    return list(dict.fromkeys(member.decode() for members in pipe.execute() for member in members))
+    for list_key in lists:
+        pipe.zrange(list_key, 0, -1)
+    hot = [member.decode() for members in pipe.execute() for member in members]
+    cold = [match_id.decode() for list_key in lists for _, match_id in newest_first(client, list_key, PLAYER_SPAN_MS)]
+    return list(dict.fromkeys(hot + cold))
 
 
 def _rename_views(client: Any, views_key: str, player_id: str, name: str) -> int:
