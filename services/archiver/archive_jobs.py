@@ -9,18 +9,11 @@ from rq.job import Job
 
 from shared import job_names
 from shared.archive.archiving import Archiver
-from shared.archive.opening import open_archive
 from shared.config import Config
-from shared.connect import connect
 from shared.observability.log_context import bound
 
 _archiver: Archiver | None = None
 _lock = threading.Lock()
-
-
-def archiver_of(config: Config) -> Archiver:
-    """An archiver over ``config``'s Redis and archive."""
-    return Archiver(connect(config.redis_url), open_archive(config), config.archive_after * 1000)
 
 
 def use_archiver(archiver: Archiver | None) -> None:
@@ -35,7 +28,7 @@ def current_archiver() -> Archiver:
     global _archiver
     with _lock:
         if _archiver is None:
-            _archiver = archiver_of(Config.from_env())
+            _archiver = Archiver.from_config(Config.from_env())
         return _archiver
 
 

@@ -12,7 +12,6 @@ from services.cli.backends import MATCH_ID
 from shared.archive.archiving import Archiver
 from shared.archive.backfill import BATCH
 from shared.archive.backfill import backfill as listed_finished
-from shared.archive.opening import open_archive
 from shared.archive.port import ArchiveUnavailableError
 from shared.config import Config
 from shared.connect import connect
@@ -20,8 +19,7 @@ from shared.eventstore.port import system_clock
 
 
 def _archiver() -> Archiver:
-    config = Config.from_env()
-    return Archiver(connect(config.redis_url), open_archive(config), config.archive_after * 1000)
+    return Archiver.from_config(Config.from_env())
 
 
 @click.group()

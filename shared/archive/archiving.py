@@ -28,8 +28,11 @@ from typing import Any
 from shared.archive import leaving
 from shared.archive.due import DueMatches
 from shared.archive.index import ArchiveIndex, IndexEntry
+from shared.archive.opening import open_archive
 from shared.archive.port import Archive, ArchivedMatch, ArchiveUnavailableError, DamagedArchiveError
 from shared.archive.totals import ArchiveTotals
+from shared.config import Config
+from shared.connect import connect
 from shared.directory import names_in
 from shared.eventstore import RedisEventStore
 from shared.eventstore.port import Clock, StoredEvent, system_clock
@@ -62,6 +65,11 @@ class Archiver:
         self._client, self.archive, self.after_ms, self._clock, self._stop = client, archive, after_ms, clock, stop
         self.due_list, self.index, self.totals = DueMatches(client), ArchiveIndex(client), ArchiveTotals(client)
         self._store, self._seeds = RedisEventStore(client), SeedVault(client)
+
+    @classmethod
+    def from_config(cls, config: Config) -> Archiver:
+        """An archiver over ``config``'s Redis and archive (the worker's jobs and ``truc archive`` alike)."""
+        return cls(connect(config.redis_url), open_archive(config), config.archive_after * 1000)
 
     def archive_due(self, limit: int = 100) -> list[Outcome]:
         """Archive every match the due list says ended ``after_ms`` ago or more (at most ``limit``)."""
