@@ -62,6 +62,30 @@ def test_a_whole_match_against_the_bot_in_each_language(open_page, lang: str, tm
         assert geometry["logDirection"] == "rtl"
 
 
+# The opponent's name (its own box, not its heading's) and the cards of its seat, as boxes.
+_SEAT_BOXES = """() => {
+  const box = (el) => { const b = el.getBoundingClientRect(); return {left: b.left, right: b.right}; };
+  return {name: box(document.querySelector('#opponent-name')),
+          cards: box(document.querySelector('#opponent-cards .card.back')),
+          area: box(document.querySelector('.play-area')), text: document.querySelector('#opponent-name').textContent};
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_a_latin_name_sits_beside_its_seats_cards_in_urdu(open_page):  # noqa: F811
+    page = open_page("/?lang=ur", width=1100, height=900)
+    page.locator("#name").fill(f"p-{uuid.uuid4().hex[:8]}")
+    page.locator("#register-button").click()
+    page.locator("#play-bot").click()
+    sync_api.expect(page.locator("#opponent-cards .card.back").first).to_be_visible()
+    boxes = page.evaluate(_SEAT_BOXES)
+    assert "Bot" in boxes["text"]
+    middle = (boxes["area"]["left"] + boxes["area"]["right"]) / 2
+    assert boxes["cards"]["left"] > middle, boxes  # right to left: the seat's cards start at the right
+    assert boxes["name"]["left"] > middle, boxes  # and its name (Latin script) with them, not across the table
+    assert abs(boxes["name"]["right"] - boxes["cards"]["right"]) < 24, boxes
+
+
 @pytest.mark.timeout(60)
 def test_the_picker_switches_the_language_and_remembers_it(open_page):  # noqa: F811
     page = open_page("/?lang=fi")

@@ -85,7 +85,7 @@ function drawReplay(then, event, total) {
   const current = [...replay.events.slice(0, replay.at)].reverse().find((e) => e.type === "round_dealt");
   if (current) $("replay-round").value = String(current.version);
   $("replay-hands").replaceChildren(...(round && round.hands ? [me, other(me)].map((seat) => el("div", { className: "seat" },
-    el("h4", { className: "seat-name", textContent: label(seat), dir: "auto" }),
+    el("h4", { className: "seat-name" }, el("bdi", { textContent: label(seat) })), // aligned as the page, beside its cards
     el("div", { className: "cards" }, ...round.hands[seat].map((card) => cardFace(card))))) : []));
   $("replay-tricks").replaceChildren(...(round ? round.tricks : []).map((trick, i) => el("li", {
     textContent: _("Trick {number}: {first} – {second}", { number: i + 1,

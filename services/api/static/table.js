@@ -2,8 +2,9 @@
 // Views arrive over server-sent events (/matches/{id}/stream); nothing here polls. The
 // player's own stream (/players/{id}/stream) says when another of their matches awaits them.
 // Every text from the server goes through textContent, never innerHTML.
-// Every player name is isolated (any script, either direction): an element of its own has
-// dir="auto", a name inside a sentence goes between FSI and PDI (isolate(), in i18n.js).
+// Every player name is isolated (any script, either direction): a name inside a sentence goes
+// between FSI and PDI (isolate(), in i18n.js); a name on its own is a <bdi> in a block that
+// keeps the page's direction (a block of dir="auto" would align a Latin name to the far side).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -576,7 +577,7 @@ function renderQuestion(view) {
 
 function renderSeats(view, me) {
   const round = view.round;
-  $("opponent-name").parentElement.hidden = !round;
+  $("opponent-name").closest(".seat").hidden = !round;
   $("opponent-name").textContent = label(other(me));
   const backs = round ? round.cards_left[other(me)] : 0;
   const holder = $("opponent-cards");
