@@ -608,6 +608,9 @@ function trickCaption(trick, number) {
     _("Trick {number}: {name} wins it", { number, name: who(trick.winner) }));
 }
 
+// "You" has a sentence of its own: its verb agrees with the polite "you" (Bengali আপনি … খেলেছেন).
+const ledBy = (seat) => by(seat, _("You (led)"), _("{name} (led)", { name: who(seat) }));
+
 function renderTricks(view, me) {
   const current = view.round ? view.round.tricks : [];
   // Before the first card of a round (and at the end) the last round stays in sight: how it ended.
@@ -617,7 +620,7 @@ function renderTricks(view, me) {
   $("last-round").textContent = previous ? "" : lastRoundLine(view.last_round);
   $("tricks").replaceChildren(...tricks.map((trick, i) => {
     const slot = (seat) => el("div", { className: "slot" },
-      el("span", { className: "who", textContent: trick.leader === seat ? _("{name} (led)", { name: label(seat) }) : label(seat) }),
+      el("span", { className: "who", textContent: trick.leader === seat ? ledBy(seat) : label(seat) }),
       trick.cards[seat] ? cardFace(trick.cards[seat]) : el("span", { className: "card empty", textContent: "…" }));
     return el("figure", { className: "trick" },
       el("figcaption", { textContent: trickCaption(trick, i + 1) }), slot(other(me)), slot(me));

@@ -3,13 +3,14 @@ template is what the code says, and each language translates every message, not 
 the same placeholders, as many plural forms as its CLDR rule, and that rule in its header."""
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from shared.i18n import TRANSLATED
+from shared.i18n import LOCALES, TRANSLATED
 from shared.i18n.extract import DOMAINS, Domain, template
 
 CASES = [(domain, lang) for domain in DOMAINS for lang in TRANSLATED]
@@ -72,3 +73,21 @@ def test_every_message_is_translated_with_its_placeholders(domain: str, lang: st
 @pytest.mark.parametrize(("domain", "lang"), CASES)
 def test_the_plural_rule_is_cldrs(domain: str, lang: str) -> None:
     assert _read(DOMAINS[domain].po_path(lang), lang).plural_forms == Catalog(locale=lang).plural_forms
+
+
+# Bengali addresses the player as আপনি, whose verb takes the polite ending (খেলেছেন, জিতলেন),
+# never the familiar one (খেলেছে, জিতল) used of a third person.
+_FAMILIAR_ENDINGS = ("ছে", "ছি", "ল", "লো", "বে")
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_bengali_says_apni_with_the_polite_verb(domain: str) -> None:
+    catalog = _read(LOCALES / "bn" / "LC_MESSAGES" / f"{domain}.po", "bn")
+    familiar = []
+    for message in catalog:
+        for text in filter(None, _forms(message)):
+            for clause in re.split(r"[:;।?,“”\"]", re.sub(r"[()]", " ", text)):
+                words = clause.replace("!", "").split()
+                if len(words) > 1 and words[0] == "আপনি" and words[-1].endswith(_FAMILIAR_ENDINGS):
+                    familiar.append(text)
+    assert familiar == []
