@@ -157,6 +157,15 @@ def _round_lines(rnd: dict[str, Any], me: str, other: str, tr: Translator = ENGL
         question = QUESTIONS[(pending["by"] == me, pending["type"])]
         lines.append("  [yellow]" + _(question, value=markup_text(pending.get("value"))) + "[/yellow]")
     hand = "  ".join(f"\\[{i}] {pretty(card)}" for i, card in enumerate(rnd["hand"], 1))
-    turn = _("your turn") if rnd["turn"] == me else _("their turn")
+    turn = _whose_decision(rnd, me, tr)
     lines.append(_("Your hand: {cards}   ({turn})", cards=hand, turn=turn))
     return lines
+
+
+def _whose_decision(rnd: dict[str, Any], me: str, tr: Translator = ENGLISH) -> str:
+    """Who the match waits for, as the clock says it: a question asked waits for the answer of
+    the seat that did not ask; otherwise the seat on turn plays."""
+    pending = rnd.get("pending")
+    if not pending:
+        return tr.gettext("your turn") if rnd["turn"] == me else tr.gettext("their turn")
+    return tr.gettext("their answer") if pending["by"] == me else tr.gettext("your answer")

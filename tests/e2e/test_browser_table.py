@@ -360,3 +360,19 @@ def test_a_refused_stream_is_explained_and_tried_again_after_retry_after(open_pa
     sync_api.expect(page.locator("#message")).to_have_text("")  # the sentence goes with the refusal
     assert len(asked) == 3 and all("text/event-stream" in accept for accept in asked)
     assert languages[1] == "en"  # the page's look at why asks for the sentence in the page's language
+
+
+@pytest.mark.timeout(60)
+def test_a_raise_owed_an_answer_is_said_the_same_by_the_question_the_status_and_the_clock(open_page):
+    alice, bob = seated_pair(open_page)
+    raiser = next(page for page in (alice, bob) if page.locator('#actions [data-key="raise"]:enabled').count())
+    answerer = bob if raiser is alice else alice
+    raiser.locator('[data-key="raise"]').click()
+    sync_api.expect(answerer.locator('[data-key="accept"]')).to_be_enabled()
+    sync_api.expect(answerer.locator("#question")).to_contain_text("Your answer?")
+    sync_api.expect(answerer.locator("#clock")).to_contain_text("Your clock")
+    sync_api.expect(answerer.locator("#status")).to_contain_text("your turn to answer")
+    assert "to play" not in answerer.locator("#status").text_content()  # the raiser is on turn, but waits
+    sync_api.expect(raiser.locator("#status")).to_contain_text(re.compile(r"\u2068\w+-\w+\u2069 to answer"))
+    sync_api.expect(raiser.locator("#question")).to_contain_text("is to answer.")
+    sync_api.expect(raiser.locator("#clock")).to_contain_text("’s clock")

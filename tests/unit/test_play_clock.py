@@ -126,3 +126,15 @@ def test_what_the_clock_says_is_printed_as_plain_text():
     view["clock"]["turn_seconds"] = "[red]60\x1b[2J"
 
     assert "(of [red]60\\x1b[2J s a move)" in drawn(view)
+
+
+def test_a_raise_asked_of_you_says_your_answer_beside_your_clock_not_their_turn():
+    asked = playing(seat="A")  # A owes the answer: B (on turn to play a card) raised
+    asked["round"].update(turn="B", pending={"type": "raise", "by": "B", "value": 2})
+    asked["legal_actions"] = [{"type": "accept"}, {"type": "reject"}, {"type": "fold"}]
+    shown = drawn(asked)
+    assert "Your clock: 42 s left" in shown and "(your answer)" in shown and "their turn" not in shown
+    waiting = playing(seat="B", you="A")  # A raised: B owes the answer, though A is on turn to play
+    waiting["round"].update(pending={"type": "raise", "by": "A", "value": 2})
+    shown = drawn(waiting)
+    assert "Their clock" in shown and "(their answer)" in shown and "your turn" not in shown

@@ -508,9 +508,17 @@ function statusLine(view) {
     by(r.dealer, _("you deal"), _("{name} deals", { name: who(r.dealer) })),
     ngettext("worth {count} point", "worth {count} points", r.value),
     r.remainder_round ? _("remainder round: it decides the match") : null,
-    by(r.turn, _("your turn to play"), _("{name} to play", { name: who(r.turn) })),
+    whoseDecision(r),
   ];
   return parts.filter(Boolean).join(" · ");
+}
+
+// The seat the match waits for, said as the question and the clock say it: a question asked
+// waits for its answer (from the seat that did not ask), otherwise the seat on turn plays.
+function whoseDecision(round) {
+  if (!round.pending) return by(round.turn, _("your turn to play"), _("{name} to play", { name: who(round.turn) }));
+  const answerer = other(round.pending.by);
+  return by(answerer, _("your turn to answer"), _("{name} to answer", { name: who(answerer) }));
 }
 
 // ---- the clock: whose decision the match waits for, and the seconds left --------------
