@@ -5,6 +5,9 @@ Every command reads its settings from the environment like the services do
 """
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
 from shared.config import Config
@@ -25,6 +28,8 @@ from . import (
     transfer,
     unpark,
 )
+from .bidi import draws_isolates
+from .untrusted import isolate_names
 
 
 @click.group()
@@ -57,4 +62,5 @@ def main() -> None:
     except ValueError:
         log_format = "text"  # the command itself says what is wrong with the settings
     logs.setup(log_format, "WARNING", service="cli")  # what the command says is its output; logs are warnings
+    isolate_names(draws_isolates(os.environ, sys.stdout.isatty()))
     truc()

@@ -13,7 +13,8 @@ import time
 from datetime import datetime
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
 
 from shared.i18n import Translator
 from shared.rules.rule_errors import N_
@@ -86,33 +87,39 @@ def seconds_left(view: dict[str, Any], now: float | None = None) -> int | None:
 
 def render(console: Console, view: dict[str, Any], message: str = "", now: float | None = None,
            tr: Translator = ENGLISH) -> None:
-    """Draw the table: the players and scores, the round and its clock, your hand, the keys you may press."""
+    """Print the table once (:func:`frame`), below whatever was printed before."""
+    console.print(frame(view, message, now, tr))
+
+
+def frame(view: dict[str, Any], message: str = "", now: float | None = None, tr: Translator = ENGLISH) -> Group:
+    """The table as one renderable (a live display redraws it in place): the players and scores,
+    the round and its clock, your hand, the keys you may press."""
     _ = tr.gettext
     me = view["you"]
     other = "B" if me == "A" else "A"
     players = view["players"]
     names = {seat: name_text(players[seat]["name"]) if players.get(seat) else _("(waiting)") for seat in ("A", "B")}
     match = markup_text(view["id"])
-    console.rule(_("Le Truc · match {match} · you are {seat} ({name}) vs {other}", match=match, seat=markup_text(me),
-                   name=names[me], other=names[other]))
+    lines: list[RenderableType] = [Rule(_("Le Truc · match {match} · you are {seat} ({name}) vs {other}", match=match,
+                                          seat=markup_text(me), name=names[me], other=names[other]))]
     mine, theirs, target = (markup_text(value) for value in (view["scores"][me], view["scores"][other],
                                                              view["rules"]["target"]))
-    console.print(_("Score  you {mine} · {theirs} them   (first to {target})", mine=mine, theirs=theirs, target=target))
+    lines.append(_("Score  you {mine} · {theirs} them   (first to {target})", mine=mine, theirs=theirs, target=target))
     if view["status"] == "waiting":
-        console.print(_("Waiting for an opponent: they join with  {command}",
-                        command="truc play --name NAME --join " + match))
+        lines.append(_("Waiting for an opponent: they join with  {command}",
+                       command="truc play --name NAME --join " + match))
     elif view["status"] in ("finished", "cancelled"):
-        console.print(f"[bold]{ending(view, mine, theirs, tr)}[/bold]")
+        lines.append(f"[bold]{ending(view, mine, theirs, tr)}[/bold]")
     elif view.get("round"):
-        for line in [*_round_lines(view["round"], me, other, tr), clock_line(view, now, tr)]:
-            console.print(line)
+        lines.extend([*_round_lines(view["round"], me, other, tr), clock_line(view, now, tr)])
     if message:
-        console.print(markup_text(message, "red"))
+        lines.append(markup_text(message, "red"))
     keys = key_map(view)
     if keys:
         words = {k: markup_text(a["card"]) if a["type"] == "play" else _(WORDS[a["type"]]) for k, a in keys.items()}
         choices = " ".join(f"\\[{k}] {word}" for k, word in words.items())
-        console.print(_("Your move: {choices}   {quit}", choices=choices, quit="\\[q] " + _("quit")))
+        lines.append(_("Your move: {choices}   {quit}", choices=choices, quit="\\[q] " + _("quit")))
+    return Group(*lines)
 
 
 def ending(view: dict[str, Any], mine: str, theirs: str, tr: Translator = ENGLISH) -> str:

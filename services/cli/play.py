@@ -5,7 +5,8 @@ Keyboard driven: one key per action ([1]-[3] play the cards of your hand, [r] ra
 [c] cancel a match nobody has joined yet, [q] quit). Resigning asks first: the next key
 answers (y resigns). The table is redrawn whenever the match changes (server-sent events,
 no polling), with whose clock runs and the seconds left; a player whose clock runs is told
-once when only a few seconds are left.
+once when only a few seconds are left. On a terminal the table is redrawn in place (rich
+``Live``: the clock counts down where it stands); printed elsewhere, each view follows the last.
 
 Everything the server sends is data, never formatting: names are chosen by players and
 an API can be anyone's, so each value goes through :func:`.untrusted.markup_text` before
@@ -21,11 +22,13 @@ import termios
 import threading
 import time
 import tty
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.live import Live
 
 from services.client import ApiError, TrucClient
 from shared.botplay.levels import DEFAULT_LEVEL, LEVELS
@@ -33,7 +36,7 @@ from shared.config import Config
 from shared.i18n import Translator
 from shared.private_files import private_dir, read_secret, write_secret
 
-from .board import WARN_SECONDS, key_map, render, seconds_left
+from .board import WARN_SECONDS, frame, key_map, seconds_left
 from .lang import ENGLISH, lang_option, terminal
 from .untrusted import file_stem, markup_text, name_text, printable
 
@@ -185,7 +188,12 @@ def _session(client: TrucClient, console: Console, view: dict[str, Any], keyboar
     threading.Thread(target=_keys, args=(inbox, keyboard), daemon=True).start()
     threading.Thread(target=_ticks, args=(inbox,), daemon=True).start()
     table = Table(client, console, view, tr)
-    render(console, view, tr=tr)
+    with drawn_in_place(table):
+        _play_on(table, inbox)
+
+
+def _play_on(table: Table, inbox: queue.Queue) -> None:
+    table.redraw()
     while True:
         kind, value = inbox.get()
         if kind == "view":
@@ -204,6 +212,21 @@ def _ticks(inbox: queue.Queue) -> None:
         inbox.put(("tick", None))
 
 
+@contextlib.contextmanager
+def drawn_in_place(table: Table) -> Iterator[None]:
+    """While the block runs, ``table`` is redrawn in place on a terminal (rich ``Live``, refreshed
+    only when the table changes or the clock ticks); elsewhere each frame is printed after the last."""
+    if not table.console.is_terminal:
+        yield
+        return
+    with Live(console=table.console, auto_refresh=False, transient=False) as live:
+        table.draw, table.in_place = (lambda drawn: live.update(drawn, refresh=True)), True
+        try:
+            yield
+        finally:
+            table.draw, table.in_place = table.console.print, False
+
+
 class Table:
     """One player's session at a match: the view shown, and what their keys do to it."""
 
@@ -212,14 +235,21 @@ class Table:
         self.confirming: dict[str, Any] | None = None  # the resignation asked about: the next key answers
         self.warned = -1  # the version whose clock warning was given
         self.paused_until = 0.0  # a limit said to wait (Retry-After): keys send nothing until then
+        self.message = ""  # the server's refusal of the last key, shown until the next view
+        self.draw: Callable[[RenderableType], None] = console.print  # drawn_in_place redraws instead
+        self.in_place = False  # whether a redraw replaces the last frame (so the clock may tick in it)
+
+    def redraw(self) -> None:
+        self.draw(frame(self.view, self.message, tr=self.tr))
 
     def show(self, view: dict[str, Any]) -> None:
         """A view from the stream; drawn unless it is the one already drawn."""
         if view["version"] != self.view["version"]:
-            render(self.console, view, tr=self.tr)
+            self.view, self.message = view, ""
+            self.redraw()
             if self.confirming is not None and self.confirming not in view.get("legal_actions", []):
                 self.confirming = None  # the match ended meanwhile: nothing left to confirm
-            elif self.confirming is not None:
+            elif self.confirming is not None and not self.in_place:  # in place, the question stays above
                 self.console.print(resign_prompt(self.tr))  # still asked: the next key answers
         self.view = view
 
@@ -255,10 +285,14 @@ class Table:
         except ApiError as error:
             if error.retry_after:  # a limit (429) says how long to wait: the sentence says why
                 self.paused_until = time.monotonic() + error.retry_after
-            render(self.console, self.view, error.message, tr=self.tr)
+            self.message = error.message
+            self.redraw()
 
     def tick(self) -> None:
-        """Once a second: warn the player, once per move, that their clock is nearly out."""
+        """Once a second: the clock counts down in place, and the player is warned, once per move,
+        that their clock is nearly out."""
+        if self.in_place and self.view.get("clock"):
+            self.redraw()
         clock = self.view.get("clock") or {}
         left = seconds_left(self.view)
         if clock.get("seat") == self.view["you"] and left is not None and left <= WARN_SECONDS:

@@ -10,7 +10,8 @@ line stays one line of plain text.
 
 A player name may be in any script and prints as itself, isolated (:func:`name_text`):
 between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so that a
-right-to-left name (Urdu) does not reorder the sentence around it, nor the sentence it.
+right-to-left name (Urdu) does not reorder the sentence around it, nor the sentence it. On a
+terminal that draws the isolates as boxes they are left out (:func:`isolate_names`, :mod:`.bidi`).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from shared import names
 # C0 and C1 controls with DEL (tab and newline too: one value, one line), the Unicode
 # line and paragraph separators, and every bidi embedding, override, isolate and mark.
 FSI, PDI = "\u2068", "\u2069"
+_isolating = [True]  # whether name_text writes FSI ... PDI: set once for the process's terminal
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
@@ -41,12 +43,19 @@ def markup_text(text: object, style: str = "none") -> str:
     return f"[{style}]{escape(printable(text))}[/{style}]"
 
 
+def isolate_names(enabled: bool) -> None:
+    """Whether :func:`name_text` isolates names from now on (the terminal's say: :func:`.bidi.draws_isolates`)."""
+    _isolating[0] = enabled
+
+
 def name_text(name: object, style: str = "none") -> str:
-    """A player's name as rich markup: as :func:`markup_text`, isolated in FSI ... PDI.
+    """A player's name as rich markup: as :func:`markup_text`, isolated in FSI ... PDI (unless
+    this terminal cannot draw them: :func:`isolate_names`).
 
     Only the two isolates written here are bidi characters: any inside ``name`` are escaped.
     """
-    return f"[{style}]{escape(FSI + printable(name) + PDI)}[/{style}]"
+    fsi, pdi = (FSI, PDI) if _isolating[0] else ("", "")
+    return f"[{style}]{escape(fsi + printable(name) + pdi)}[/{style}]"
 
 
 def file_stem(name: str) -> str:

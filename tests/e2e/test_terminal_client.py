@@ -49,6 +49,9 @@ class Terminal:
 RULE = "Le Truc · match"
 
 
+_TICKING = re.compile(r"\d+ s left")
+
+
 def _last_render(screen: str) -> str:
     return screen[screen.rindex(RULE):] if RULE in screen else ""
 
@@ -68,13 +71,17 @@ def test_a_whole_match_against_the_bot_in_the_terminal(stack):
            "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}  # English, whatever the machine speaks
     terminal = Terminal(["play", "--name", f"term-{uuid.uuid4().hex[:8]}", "--bot"], env)
     try:
-        handled, moves = 0, 0
+        handled, moves, last_state = 0, 0, ""
         while True:
             screen = terminal.read_until(lambda s, n=handled: s.count(RULE) > n and _complete(s), timeout=30)
             handled = screen.count(RULE)
             block = _last_render(screen)
             if "Match over" in block:
                 break
+            state = _TICKING.sub("", block)  # the table is redrawn in place each second as its clock ticks
+            if state == last_state:
+                continue
+            last_state = state
             if not _my_move(block):
                 continue  # the bot's move: the next view arrives by itself
             line = block[block.index("Your move:"):].splitlines()[0]

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from services.cli import audit_command as audit_cli
-from services.cli import play as play_cli
+from services.cli import board as play_board
 from services.cli import rebuild_command as rebuild_cli
 from services.cli.backends import Backends
 from services.projector.rebuild.full_rebuild import RebuildError, RebuildReport
@@ -47,7 +47,7 @@ def table_view(name: str) -> dict:
 
 @pytest.mark.parametrize(("name", "shown"), NAMES.items(), ids=range(len(NAMES)))
 def test_play_draws_what_the_server_sent_as_plain_text(name, shown):
-    output = printed(lambda console: play_cli.render(console, table_view(name), message=name))
+    output = printed(lambda console: play_board.render(console, table_view(name), message=name))
 
     assert f"vs {isolated(shown)}" in output and f"match {shown}" in output
     assert f"them {shown}" in output and f"→ {shown}" in output and f"[2] {shown}" in output
@@ -102,5 +102,5 @@ def test_rebuild_prints_its_messages_and_errors_as_plain_text(monkeypatch, fake_
 def test_the_terminal_client_offers_no_key_for_an_action_it_cannot_name():
     view = {"round": {"hand": ["7H"]}, "legal_actions": [{"type": "play", "card": "7H"}, {"type": "fold"},
                                                          {"type": "resign"}, {"type": "dance"}]}
-    assert play_cli.key_map(view) == {"1": {"type": "play", "card": "7H"}, "f": {"type": "fold"},
+    assert play_board.key_map(view) == {"1": {"type": "play", "card": "7H"}, "f": {"type": "fold"},
                                       "g": {"type": "resign"}}

@@ -17,14 +17,13 @@ class LimitedClient:
                        limit="actions")
 
 
-def test_a_limited_action_is_shown_and_nothing_is_sent_until_the_wait_is_over(monkeypatch) -> None:
+def test_a_limited_action_is_shown_and_nothing_is_sent_until_the_wait_is_over() -> None:
     console = Console(record=True, width=200)
     view = {"id": "m1", "version": 3, "you": "A", "players": {"A": {"name": "a"}, "B": {"name": "b"}},
             "scores": {"A": 0, "B": 0}, "rules": {"target": 12}, "status": "playing", "round": None,
             "legal_actions": []}
     client = LimitedClient()
     table = Table(client, console, view)
-    monkeypatch.setattr("services.cli.play.render", lambda console, view, message="", **_: console.print(message))
     table.send({"type": "fold"})
     table.send({"type": "fold"})
     text = console.export_text()
