@@ -161,8 +161,10 @@ def _from_the_archive(match_id: str, player: Player | None) -> Response:
 @blp.arguments(LobbyQuerySchema, location="query")
 @blp.response(200)
 def lobby(query: dict) -> Response:
-    """Matches by status, newest first: a lobby of waiting matches by default (private ones are never listed)."""
-    return json_response({"matches": services().read_models.lobby(query["status"], query["limit"])})
+    """Matches by status, newest first: a lobby of waiting matches by default (private ones are never listed);
+    `after`: the last id of the page before."""
+    return json_response({"matches": services().read_models.lobby(query["status"], query["limit"],
+                                                                  query.get("after"))})
 
 
 @blp.route("/scoreboard", methods=["GET"])

@@ -186,6 +186,8 @@ class ReplayQuerySchema(Schema):
 
 class LobbyQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(LOBBY_STATUSES), load_default="waiting")
+    after = fields.String(validate=validate.Regexp(f"^{ID_PATTERN}$"), metadata={
+        "description": "The id of the last match of the page before: the next page starts after it."})
     limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
 
 

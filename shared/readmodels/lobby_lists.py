@@ -67,9 +67,14 @@ class LobbyLists:
             if summary is not None and summary["status"] == status:
                 return
 
-    def public(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
-        return self._listed(keys.lobby(status, self._generation), status, limit, hide=True, span_ms=LOBBY_SPAN_MS)
+    def public(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of the public matches of ``status``, newest first, at most ``limit``;
+        ``after``: only those listed after that match (the last of the page before)."""
+        place = None if after is None else self._place_of(after)
+        if after is not None and place is None:
+            return []
+        return self._listed(keys.lobby(status, self._generation), status, limit, hide=True, after=place,
+                            span_ms=LOBBY_SPAN_MS)
 
     def of_player(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
                   after: str | None = None) -> list[dict[str, Any]]:

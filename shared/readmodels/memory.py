@@ -91,8 +91,8 @@ class InMemoryGenerationModels:
         if summary is not None:
             self.place_in_lobby(match_id, summary["status"], created_at_ms, _player_ids(summary))
 
-    def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        return self._listing("lobby", status, limit, hide=True)
+    def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
+        return self._listing("lobby", status, limit, hide=True, after=after)
 
     def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
                        after: str | None = None) -> list[dict[str, Any]]:

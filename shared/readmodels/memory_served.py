@@ -106,8 +106,8 @@ class InMemoryReadModels(GenerationWrites):
                 self._written.wait(left)
         return version
 
-    def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        return self._served().lobby(status, limit)
+    def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
+        return self._served().lobby(status, limit, after)
 
     def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
                        after: str | None = None) -> list[dict[str, Any]]:

@@ -113,9 +113,10 @@ class ReadModels(GenerationWrites):
         keys.validate_match_id(match_id)
         return self._changes.wait_until(match_id, lambda: self.projected_version(match_id), min_version, timeout_s)
 
-    def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
-        return self._served().lobby(status, limit)
+    def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of the public matches of ``status``, newest first, at most ``limit``; ``after``:
+        only those listed after that match (the last of the page before)."""
+        return self._served().lobby(status, limit, after)
 
     def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
                        after: str | None = None) -> list[dict[str, Any]]:

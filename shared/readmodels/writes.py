@@ -156,9 +156,10 @@ class GenerationModels:
         """List the match under the status of its stored summary (``written``: the one just stored)."""
         self._lobby.settle(match_id, created_at_ms, self.summary(match_id) if written is None else written)
 
-    def lobby(self, status: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the public matches of ``status``, newest first, at most ``limit``."""
-        return self._lobby.public(status, limit)
+    def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of the public matches of ``status``, newest first, at most ``limit``; ``after``:
+        only those listed after that match (the last of the page before)."""
+        return self._lobby.public(status, limit, after)
 
     def player_matches(self, player_id: str, status: str, limit: int = 50, hide: bool = False,
                        after: str | None = None) -> list[dict[str, Any]]:

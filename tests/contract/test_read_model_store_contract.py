@@ -111,6 +111,19 @@ def test_the_lobby_lists_newest_first_up_to_the_limit_and_hides_private_matches(
     assert [line["id"] for line in store.player_matches("p1", "waiting", hide=True)] == ["m4", "m3", "m1"]
 
 
+def test_the_lobby_pages_on_after_the_last_match_of_the_page_before(store: ReadModelStore) -> None:
+    for n, private in ((1, False), (2, True), (3, False), (4, False), (5, False)):
+        line = {**summary_of(f"m{n}", 1, "waiting", private=private), "created_at": iso_from_ms(1000 * n)}
+        store.write_match(f"m{n}", 1, views_of(f"m{n}", 1), line)
+        store.place_in_lobby(f"m{n}", "waiting", 1000 * n, ["p1"])
+    pages, after = [], None
+    while page := store.lobby("waiting", limit=2, after=after):
+        pages.append([line["id"] for line in page])
+        after = page[-1]["id"]
+    assert pages == [["m5", "m4"], ["m3", "m1"]]  # each public match once, newest first
+    assert store.lobby("waiting", after="m9") == []  # no such match: nothing after it
+
+
 def test_a_players_list_pages_on_after_the_last_match_of_the_page_before(store: ReadModelStore) -> None:
     created = {"m1": 1000, "m2": 2000, "m3": 2000, "m4": 3000, "m5": 4000}  # m2 and m3: the same millisecond
     for match_id, at in created.items():

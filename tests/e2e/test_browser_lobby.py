@@ -2,8 +2,9 @@
 matches in play to resume and their finished ones to replay, and a new match on the terms chosen."""
 from __future__ import annotations
 
-
 import pytest
+
+from tests.waiting import wait_until
 
 from .conftest import Stack
 from .table import register
@@ -67,3 +68,39 @@ def test_a_finished_match_is_replayed_from_the_lobby(open_page, stack: Stack):  
     page.locator(f'#finished-matches button[data-match="{match_id}"]').click()
     sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "finished")
     sync_api.expect(page.locator("#replay-position")).to_contain_text("Move")
+
+
+def _listed(stack: Stack, path: str, token: str | None = None) -> list[str]:
+    return [line["id"] for line in stack.http.get(path, token=token).body["matches"]]
+
+
+@pytest.mark.timeout(120)
+def test_the_lobbys_lists_page_past_twenty_with_show_more(open_page, stack: Stack):  # noqa: F811
+    alice, bob, carol = (register(stack, name) for name in ("alice", "bob", "carol"))
+    playing = []
+    for _ in range(23):  # alice plays bob 23 times: more than a page of her matches in play
+        match_id = stack.http.post("/matches", {}, token=alice.token).body["id"]
+        assert stack.http.post(f"/matches/{match_id}/join", {}, token=bob.token).status == 200
+        playing.append(match_id)
+    waiting = [stack.http.post("/matches", {}, token=carol.token).body["id"] for _ in range(22)]
+    wait_until(lambda: len(_listed(stack, "/players/me/matches?status=playing&limit=50", alice.token)) == 23,
+               timeout=20, what="alice's 23 matches to be projected")
+    try:
+        page = signed_in(open_page, alice)
+        rows = page.locator("#playing-matches li[data-match]")
+        sync_api.expect(rows).to_have_count(20)  # the newest page first
+        page.locator("#playing-matches .more button").click()
+        sync_api.expect(rows).to_have_count(23)
+        shown = rows.evaluate_all("rows => rows.map(row => row.dataset.match)")
+        assert shown == playing[::-1]  # each once, newest first
+        sync_api.expect(page.locator("#playing-matches .more")).to_have_count(0)  # nothing more to show
+        first_new = page.locator(f'#playing-matches button[data-match="{playing[2]}"]')
+        sync_api.expect(first_new).to_be_focused()  # the keyboard goes on from the first match shown
+
+        opened = page.locator("#open-matches li[data-match]")
+        sync_api.expect(opened).to_have_count(20)
+        page.locator("#open-matches .more button").click()
+        sync_api.expect(page.locator(f'#open-matches li[data-match="{waiting[0]}"]')).to_have_count(1)  # carol's oldest
+    finally:
+        for match_id in waiting:  # the lobby is the whole stack's: the other tests see their own matches
+            stack.http.post(f"/matches/{match_id}/actions", {"type": "cancel"}, token=carol.token)
