@@ -79,7 +79,8 @@ def _comparison_form(name: str) -> str:
 @blp.alt_response(401, schema=ErrorSchema, description=_UNAUTHENTICATED)
 @blp.alt_response(403, schema=ErrorSchema, description="`BAD_CREDENTIALS`: `current` is not the password set")
 def set_password(body: dict) -> Response:
-    """Set the caller's password, or change it (then `current` must be the one set)."""
+    """Set the caller's password, or change it (then `current` must be the one set). Every other
+    session of the caller ends with it (their tokens are refused from now on): this one stays."""
     ctx, player = services(), required_player()
     ctx.limits.issue_credential(player.id)
     if ctx.passwords.is_set(player.id):
@@ -89,6 +90,7 @@ def set_password(body: dict) -> Response:
         if not ctx.passwords.check(player.id, body["current"]):
             raise ApiError(403, "BAD_CREDENTIALS", "That is not the password set now.")
     ctx.passwords.store(player.id, ctx.passwords.hash(body["password"]))
+    ctx.sessions.revoke_others(player.id, credential())  # whoever knew the old password is logged out
     return Response(status=204)
 
 

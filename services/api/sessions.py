@@ -112,6 +112,19 @@ class SessionRegistry:
         pipe.execute()
         return self._revoked(sorted(hashes))
 
+    def revoke_others(self, player_id: str, kept_hash: str | None) -> int:
+        """End every session of the player but the one holding ``kept_hash`` (a changed password
+        logs the other devices out); the registration's token too, unless it is the one kept.
+        How many tokens were ended."""
+        sessions = [session for session in self.of_player(player_id) if session.token_hash != kept_hash]
+        current = self._client.hget(keys.player(player_id), _CURRENT_TOKEN)
+        hashes = {session.token_hash for session in sessions}
+        if current is not None and current.decode() != kept_hash:
+            hashes.add(current.decode())
+        if hashes:
+            self._end(player_id, [session.id for session in sessions], sorted(hashes))
+        return len(hashes)
+
     def rotated(self, player_id: str, old_hash: str, new_hash: str) -> None:
         """The session that held ``old_hash`` (``POST /players/me/token``) holds ``new_hash`` now."""
         for session in self.of_player(player_id):
@@ -124,10 +137,11 @@ class SessionRegistry:
 
     def _end(self, player_id: str, session_ids: list[str], hashes: list[str]) -> None:
         pipe = self._client.pipeline(transaction=False)
-        pipe.hdel(keys.player_sessions(player_id), *session_ids)
-        pipe.hdel(keys.player_seen(player_id), *hashes)
         pipe.hget(keys.player(player_id), _CURRENT_TOKEN)
-        current = pipe.execute()[2]
+        if session_ids:  # none: only the registration's token, which no session line holds
+            pipe.hdel(keys.player_sessions(player_id), *session_ids)
+        pipe.hdel(keys.player_seen(player_id), *hashes)
+        current = pipe.execute()[0]
         if current is not None and current.decode() in hashes:  # the registration's token: the player's no longer
             self._client.hdel(keys.player(player_id), _CURRENT_TOKEN)
         self._revoked(hashes)

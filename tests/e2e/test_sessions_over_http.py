@@ -60,3 +60,26 @@ def test_a_players_own_matches_are_listed_newest_first_and_paged(stack: Stack) -
     first = page()
     assert first + page(first[-1]) == list(reversed(created))  # each once, newest first
     assert stack.http.get("/players/me/matches", token=None).status == 401
+
+
+def test_a_changed_password_logs_every_other_device_out_and_keeps_this_one(stack: Stack) -> None:
+    name = f"changer-{uuid.uuid4().hex[:8]}"
+    registered = stack.http.post("/players", {"name": name, "password": PASSWORD})
+    assert registered.status == 201
+    logins = [stack.http.post("/sessions", {"name": name, "password": PASSWORD}) for _ in range(2)]
+    devices = [registered.body["token"]] + [login.body["token"] for login in logins]
+    changer, others = devices[1], [devices[0], devices[2]]
+
+    def answers(token: str) -> int:
+        return stack.http.get("/players/me/sessions", token=token).status
+
+    assert [answers(token) for token in devices] == [200, 200, 200]
+    body = {"password": "another long secret", "current": PASSWORD}
+    changed = stack.http.request("PUT", "/players/me/password", body, token=changer)
+    assert changed.status == 204, changed.body
+    for token in others:  # the registration's token and the other login alike
+        wait_until(lambda token=token: answers(token) == 401, timeout=10, what="another device's token to be refused")
+    listed = stack.http.get("/players/me/sessions", token=changer)
+    assert listed.status == 200 and [line["current"] for line in listed.body["sessions"]] == [True]
+    assert stack.http.post("/sessions", {"name": name, "password": PASSWORD}).status == 401  # the old one is gone
+    assert stack.http.post("/sessions", {"name": name, "password": "another long secret"}).status == 201
