@@ -2,11 +2,12 @@
 
 A sorted set costs some 27 bytes a member while small and over 100 once Redis makes it a
 skiplist (128 members): too much for matches nobody plays again. When a match is archived,
-:func:`chill` moves its member out of each list into the list's cold records: one string
-per (span of creation days, id length: :data:`LOBBY_SPAN_MS`, :data:`PLAYER_SPAN_MS`), fixed-width records of the creation time (6 bytes, epoch ms)
-and the id, appended (by SET of the string and the record: APPEND's greedy growth would leave
-up to as much again unused); and a small sorted set per list of its spans (one member per span
-and id length, not per match). Every key shares the list's slot (:func:`shared.keys.cold_list`).
+:func:`chill` moves its member out of each list into the list's cold records: one string per
+(span of creation days, id length: :data:`LOBBY_SPAN_MS`, :data:`PLAYER_SPAN_MS`), fixed-width
+records of the creation time (6 bytes, epoch ms) and the id, appended (by SET of the string and
+the record: APPEND's greedy growth would leave up to as much again unused); and a small sorted
+set per list of its spans (one member per span and id length, not per match). Every key shares
+the list's slot (:func:`shared.keys.cold_list`).
 
 The move is one script per list, and idempotent: the member is taken out of the sorted set
 in the same script that appends its record, so a record is appended once, and a rerun finds

@@ -11,15 +11,15 @@ import orjson
 import pytest
 import redis
 
+from services.projector.catchup.catching_up import catch_up
+from services.projector.catchup.projector_context import ProjectorContext
 from shared import keys
 from shared.archive import leaving
 from shared.archive.archiving import Archiver
-from services.projector.catchup.catching_up import catch_up
-from services.projector.catchup.projector_context import ProjectorContext
 from shared.archive.memory import InMemoryArchive
 from shared.eventstore import RedisEventStore
-from shared.readmodels import ReadModels
 from shared.eventstore.schema import iso_from_ms, ms_from_iso
+from shared.readmodels import ReadModels
 from shared.readmodels.cold_lists import DAY_MS, LOBBY_SPAN_MS, PLAYER_SPAN_MS, chill, cold_keys, newest_first
 from shared.readmodels.lobby_lists import LobbyLists
 from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match
