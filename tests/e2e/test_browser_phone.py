@@ -1,10 +1,10 @@
 """The table on a phone, in real headless Chromium: whole matches against the bot at 390×844 and
-360×640, in English and in Urdu (right to left), on a touch screen.
+360×640, in English and in Urdu (right to left), and at 390×844 in Bengali and French, on a touch screen.
 
 At every decision the page offers (a card to play or a question to answer), the question (when
 one is asked), the clock, the hand and the action buttons are all measured to lie inside the
-screen, as the page stands (nothing scrolled into view first). Screenshots of a decision go into
-docs/screenshots/phone.<lang>.png with UPDATE_SCREENSHOTS=1.
+screen, as the page stands (nothing scrolled into view first). Screenshots of a decision at
+390×844 go into docs/screenshots/phone.<lang>.png with UPDATE_SCREENSHOTS=1.
 """
 from __future__ import annotations
 
@@ -63,9 +63,13 @@ def measured_match(page, rng: random.Random, shot: Path, max_moves: int = 400) -
     raise AssertionError("the match did not end")
 
 
+# Both phones in English and Urdu (left to right, right to left); the larger in Bengali (its tall
+# script) and French (long sentences), for their screenshots too.
+PHONES = [(lang, 390, 844) for lang in ("en", "ur", "bn", "fr")] + [(lang, 360, 640) for lang in ("en", "ur")]
+
+
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize("lang", ["en", "ur"])
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 640)])
+@pytest.mark.parametrize(("lang", "width", "height"), PHONES, ids=[f"{lang}-{w}x{h}" for lang, w, h in PHONES])
 def test_every_decision_of_a_whole_match_fits_a_phone(open_page, lang, width, height, tmp_path):  # noqa: F811
     page = open_page(f"/?lang={lang}", width=width, height=height, touch=True)
     page.locator("#name").fill(f"m-{uuid.uuid4().hex[:8]}")
