@@ -26,15 +26,20 @@ from .test_browser_table import (  # noqa: F401 (fixtures)
 )
 
 # What a decision needs, and whether each part is on the screen: {id: "off" | "on" | "absent"}.
+# The screen is the visual viewport: what a phone shows, which a layout viewport grown past it
+# (a page zoomed out to fit something too wide) no longer is; "layout" says whether it grew.
 _ON_SCREEN = """() => {
-  const view = app.view, parts = {};
-  const needed = {question: Boolean(view.round && view.round.pending), clock: Boolean(view.clock), hand: true, actions: true};
+  const view = app.view, screen = visualViewport, parts = {};
+  parts.layout = innerWidth === Math.round(screen.width) && innerHeight === Math.round(screen.height) ? 'on' : 'off';
+  const needed = {question: Boolean(view.round && view.round.pending), clock: Boolean(view.clock),
+                  hand: true, actions: true};
   for (const [id, wanted] of Object.entries(needed)) {
     const el = document.getElementById(id);
     if (!wanted) { parts[id] = 'absent'; continue; }
     const box = el.getBoundingClientRect();
     const shown = !el.hidden && el.closest('[hidden]') === null && box.width > 0 && box.height > 0;
-    const inside = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
+    const inside = box.top >= screen.offsetTop && box.left >= screen.offsetLeft
+      && box.bottom <= screen.offsetTop + screen.height && box.right <= screen.offsetLeft + screen.width;
     const hit = inside && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     parts[id] = shown && inside && el.contains(hit) ? 'on' : 'off';  // on the screen, and not covered
   }
