@@ -94,6 +94,7 @@ from shared.keys.read_models import (  # noqa: F401
     player_totals,
     player_totals_pattern,
     scoreboard,
+    scoreboard_archived,
     scoreboard_matches,
     validate_generation,
 )

@@ -21,6 +21,7 @@ from shared.archive.memory import InMemoryArchive
 from shared.config import Config
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
+from shared.readmodels.cold_lists import cold_keys
 from tests.archive_support import play_mixed_matches
 
 MATCHES = 36  # six of each kind: 30 end, 6 are still being played
@@ -155,6 +156,7 @@ def test_a_rebuild_counts_archived_matches_as_before_and_writes_none_of_their_vi
         "/scoreboard?limit=100", *(f"/matches?status={s}&limit=100" for s in keys.LOBBY_STATUSES))]
     before, views = boards(), http_answers(world, sorted(world["kinds"]))
     assert before[0]["version"] >= 6 and before[0]["players"]  # the won matches at least are counted
+    assert redis_client.exists(*cold_keys(redis_client, keys.lobby("finished", 0)))
     result = run(world, "rebuild", "--inline", "--grace-seconds", "0")
     assert result.exit_code == 0, result.output
     assert f"{MATCHES} match(es)" in result.output and "Final pass" not in result.output
@@ -163,6 +165,22 @@ def test_a_rebuild_counts_archived_matches_as_before_and_writes_none_of_their_vi
     assert generation == 1
     assert not redis_client.exists(*(keys.match_views(m, generation) for m in ended(world)))
     assert http_answers(world, sorted(world["kinds"])) == views
+    assert hot_places(redis_client, ended(world), generation) == []  # compact again, as the archiver left them
+    assert not [key for s in ("finished", "cancelled") for key in [  # the old generation's cold records dropped
+        *redis_client.scan_iter(match=keys.player_matches_pattern(s, 0) + ":cold*"),
+        *(key for key in cold_keys(redis_client, keys.lobby(s, 0)) if redis_client.exists(key))]]
+
+
+def hot_places(client, match_ids, generation) -> list[tuple[str, str]]:
+    """(key, match) of every list member, ledger field or counted-set member an archived match still holds."""
+    players = {keys.player_id_from_key(key) for key in client.scan_iter(match=keys.player_totals_pattern(generation))}
+    lists = [*(keys.lobby(s, generation) for s in ("finished", "cancelled")),
+             *(keys.player_matches(p, s, generation) for p in players for s in ("finished", "cancelled"))]
+    found = [(key, m) for key in lists for m in match_ids if client.zscore(key, m) is not None]
+    found += [(keys.player_results(p, generation), m) for p in players for m in match_ids
+              if client.hexists(keys.player_results(p, generation), m)]
+    return found + [(keys.scoreboard_matches(generation), m) for m in match_ids
+                    if client.sismember(keys.scoreboard_matches(generation), m)]
 
 
 def test_a_restore_puts_every_archived_match_back_as_it_was(world, redis_client, archive):
