@@ -200,12 +200,17 @@ class RedisRatings:
         return out
 
     def leaderboard(self, after: int = 0, limit: int = 50) -> list[tuple[str, PlayerRating]]:
+        """The page of the board, then every one of its players' last entries in one pipeline: two
+        round trips a page, however long (a player's history lives in their own slot)."""
         if limit <= 0:
             return []
         ids = [p.decode() if isinstance(p, bytes) else p
                for p in self._client.zrevrange(keys.leaderboard(self._generation), after, after + limit - 1)]
-        ratings = [(player, self.rating(player)) for player in ids]
-        return [(player, rating) for player, rating in ratings if rating is not None]
+        pipe = self._client.pipeline(transaction=False)
+        for player in ids:
+            pipe.zrange(self._history(player), -1, -1, withscores=True)
+        return [(player, entry_from(player, *last[0], NEW_PLAYER).after)
+                for player, last in zip(ids, pipe.execute() if ids else [], strict=True) if last]
 
     def results(self) -> list[RatedResult]:
         found: dict[str, RatedResult] = {}
