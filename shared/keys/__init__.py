@@ -62,9 +62,13 @@ from shared.keys.namespace import (  # noqa: F401
 )
 from shared.keys.rating_keys import (  # noqa: F401
     leaderboard,
+    leaderboard_fence,
     player_ratings,
+    player_ratings_fence,
+    player_ratings_fence_pattern,
     player_ratings_pattern,
     rated_results,
+    ratings_fences,
     ratings_global_keys,
     ratings_lock,
     ratings_pending,

@@ -107,6 +107,7 @@ def drop_generation(client: Any, generation: int) -> int:
                for key in [*cold_keys(client, keys.lobby(status, generation)),
                            *_scan(client, keys.player_matches_pattern(status, generation) + ":cold*")]]
     doomed += [(key,) for key in _scan(client, keys.player_ratings_pattern(generation))]
+    doomed += [(key,) for key in _scan(client, keys.player_ratings_fence_pattern(generation))]
     doomed += [(key,) for key in [*keys.generation_global_keys(generation), *keys.ratings_global_keys(generation)]]
     deleted = 0
     for start in range(0, len(doomed), _SCAN_COUNT):
