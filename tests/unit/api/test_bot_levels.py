@@ -1,5 +1,6 @@
 """POST /matches takes the bot's level (API.md "Bots"): the four levels are accepted, any
-other value is 400 INVALID_REQUEST, naming the field; the lobby's lines say a bot match's level."""
+other value, or a level without the bot, is 400 INVALID_REQUEST, naming the field; the lobby's
+lines say a bot match's level."""
 from __future__ import annotations
 
 import fakeredis
@@ -48,6 +49,16 @@ def test_an_unknown_level_is_refused(http, level):
     reply = http.post("/matches", json={"opponent": "bot", "bot_level": level}, headers=headers)
     assert reply.status_code == 400 and reply.get_json()["error"] == "INVALID_REQUEST"
     assert "bot_level" in str(reply.get_json())
+
+
+@pytest.mark.parametrize("body", [{"bot_level": "hard"}, {"bot_level": "medium", "private": True}])
+def test_a_level_without_the_bot_is_refused_and_records_nothing(http, redis_client, body):
+    headers = _auth(http, "frank")
+    before = set(redis_client.scan_iter())
+    refused = http.post("/matches?lang=fr", json=body, headers=headers)
+    assert refused.status_code == 400 and refused.get_json()["error"] == "INVALID_REQUEST"
+    assert refused.get_json()["fields"]["bot_level"] == ["Seule une partie contre le bot a un niveau."]
+    assert set(redis_client.scan_iter()) == before  # no match, no lobby line, no count against the player
 
 
 def test_a_bot_matchs_lobby_lines_say_its_level_and_a_match_between_players_says_none(http, redis_client):
