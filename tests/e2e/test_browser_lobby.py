@@ -2,7 +2,6 @@
 matches in play to resume and their finished ones to replay, and a new match on the terms chosen."""
 from __future__ import annotations
 
-
 import pytest
 
 from .conftest import Stack
