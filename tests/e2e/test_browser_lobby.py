@@ -2,7 +2,6 @@
 matches in play to resume and their finished ones to replay, and a new match on the terms chosen."""
 from __future__ import annotations
 
-
 import pytest
 
 from .conftest import Stack
@@ -67,3 +66,20 @@ def test_a_finished_match_is_replayed_from_the_lobby(open_page, stack: Stack):  
     page.locator(f'#finished-matches button[data-match="{match_id}"]').click()
     sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "finished")
     sync_api.expect(page.locator("#replay-position")).to_contain_text("Move")
+
+
+@pytest.mark.timeout(120)
+def test_the_bot_plays_at_the_level_chosen_and_the_view_and_the_lobby_say_it(open_page, stack: Stack):  # noqa: F811
+    alice = register(stack, "alice")
+    page = signed_in(open_page, alice)
+    sync_api.expect(page.locator("#bot-level")).to_have_value("medium")  # the default
+    page.get_by_label("Bot level").select_option("hard")
+    page.get_by_role("button", name="Play against the bot").click()
+    sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "playing")
+    sync_api.expect(page.locator("#opponent-level")).to_have_text("Bot level: hard")
+    match_id = page.url.split("match=")[1]
+    assert stack.http.get(f"/matches/{match_id}").body["bot_level"] == "hard"
+
+    lobby = signed_in(open_page, alice)
+    line = lobby.locator(f'#playing-matches li[data-match="{match_id}"]')
+    sync_api.expect(line).to_contain_text("Bot level: hard")

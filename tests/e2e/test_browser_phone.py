@@ -28,7 +28,8 @@ from .test_browser_table import (  # noqa: F401 (fixtures)
 # What a decision needs, and whether each part is on the screen: {id: "off" | "on" | "absent"}.
 _ON_SCREEN = """() => {
   const view = app.view, parts = {};
-  const needed = {question: Boolean(view.round && view.round.pending), clock: Boolean(view.clock), hand: true, actions: true};
+  const needed = {question: Boolean(view.round && view.round.pending), clock: Boolean(view.clock),
+                  hand: true, actions: true};
   for (const [id, wanted] of Object.entries(needed)) {
     const el = document.getElementById(id);
     if (!wanted) { parts[id] = 'absent'; continue; }

@@ -591,10 +591,20 @@ function renderQuestion(view) {
   box.textContent = `${texts[pending.type]()} ${answer}`;
 }
 
+// A bot match's level, in words (the view and the lobby line carry `bot_level` for those only).
+const BOT_LEVELS = { easy: () => _("easy"), medium: () => _("medium"), hard: () => _("hard"), expert: () => _("expert") };
+
+function botLevelLine(level) {
+  const name = BOT_LEVELS[level];
+  return name ? _("Bot level: {level}", { level: name() }) : "";
+}
+
 function renderSeats(view, me) {
   const round = view.round;
   $("opponent-name").parentElement.hidden = !round;
   $("opponent-name").textContent = label(other(me));
+  $("opponent-level").textContent = botLevelLine(view.bot_level);
+  $("opponent-level").hidden = !view.bot_level;
   const backs = round ? round.cards_left[other(me)] : 0;
   const holder = $("opponent-cards");
   holder.replaceChildren(...Array.from({ length: backs }, () => el("span", { className: "card back" })));
@@ -799,7 +809,7 @@ function start() {
   $("sign-out").addEventListener("click", () => attempt(logOut)); // account.js
   $("login-form").addEventListener("submit", logIn);
   $("password-form").addEventListener("submit", setPassword);
-  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot", ...chosenRules() }));
+  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot", ...chosenLevel(), ...chosenRules() }));
   $("play-friend").addEventListener("click", () => createMatch({ private: true, ...chosenRules() }));
   $("play-rated").addEventListener("click", seekRated);
   $("rematch").addEventListener("click", askRematch);
