@@ -61,6 +61,7 @@ class Stack:
         self._redis: subprocess.Popen | None = None
         self._api: subprocess.Popen | None = None
         self._timer: subprocess.Popen | None = None
+        self._bot: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
 
     def __enter__(self) -> Stack:
@@ -97,6 +98,11 @@ class Stack:
         self.workers.append(worker)
         return worker
 
+    def start_bot(self) -> subprocess.Popen:
+        """The house bot (``python -m services.bots``; ``BOT_TOKEN`` in ``env`` seats it), stopped with the API."""
+        self._bot = self._spawn("bot", [sys.executable, "-m", "services.bots"])
+        return self._bot
+
     def stop_worker(self) -> None:
         """Stop the newest worker (SIGTERM: RQ's warm shutdown unregisters it)."""
         _stop(self.workers.pop())
@@ -120,10 +126,10 @@ class Stack:
         for worker in reversed(self.workers):
             _stop(worker)
         self.workers.clear()
-        for process in (self._timer, self._api, self._redis):
+        for process in (self._bot, self._timer, self._api, self._redis):
             if process is not None:
                 _stop(process)
-        self._timer = self._api = self._redis = None
+        self._bot = self._timer = self._api = self._redis = None
         self._tmp.cleanup()
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:

@@ -43,6 +43,7 @@ FIELD_MESSAGES = (
     N_("A play needs a card, e.g. \"7H\"."),
     N_("Only a play takes a card."),
     N_("A match against the bot cannot be private."),
+    N_("Only a match against the bot has a level."),
     N_("A rated match is played on plain terms against a person: no decks, start scores, short clock, "
        "small target or bot."),
     N_("Not a version."),

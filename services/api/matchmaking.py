@@ -7,6 +7,12 @@ here: created with the older seek's player in A and the other in B, dealt at onc
 among both players' unfinished matches, and told to both through their player streams
 (``paired``). A pairing whose maker died is remade by a pairer after ``RECOVER_AFTER_MS``; its
 match id was fixed by the pass, so it is made once.
+
+A seek never ends unsaid: a pass that finds one expired tells its player (``seek`` ``{"seek_id",
+"status": "expired"}``), and a pairing whose match cannot be made because a player sat down in
+``MAX_PLAYING`` matches since seeking falls through: that player is told (``seek`` ``{"seek_id",
+"status": "dropped", "error": "TOO_MANY_MATCHES"}``) and the other's seek is open again as it
+was, its waiting time kept, for the next pass to pair.
 """
 from __future__ import annotations
 
@@ -61,34 +67,79 @@ class Matchmaker:
         return opened
 
     def pair_now(self) -> int:
-        """One pass over the pools, each pair's match made; how many were made."""
-        return sum(self.make(pairing) for pairing in self.pool.pair())
+        """One pass over the pools, each pair's match made and each expired seek's player told; how
+        many matches were made."""
+        done = self.pool.pair()
+        if done.expired:
+            metrics.record_seek("expired")
+            self.tell([_seek_ended(expired.player_id, expired.seek_id, "expired") for expired in done.expired])
+        return sum(self.make(pairing) for pairing in done.made)
 
     def recover(self) -> int:
         """Make the matches of pairings whose maker died; how many."""
         return sum(self.make(pairing) for pairing in self.pool.unfinished(RECOVER_AFTER_MS))
 
     def make(self, pairing: Pairing) -> bool:
-        """Create the pairing's match (once: a remade pairing finds it made) and tell both players."""
+        """Create the pairing's match (once: a remade pairing finds it made) and tell both players;
+        if a player cannot sit in it (capped or gone), let the pairing fall through instead."""
         a, b = self.players.by_id(pairing.a["player"]), self.players.by_id(pairing.b["player"])
+        if a is None or b is None:  # erased since seeking: the other seeks on
+            return self._fell_through(pairing, capped=set())
         made = False
         try:
-            if a is None or b is None:
-                return False
             if latest(self.matches, pairing.match_id).version == 0:
                 options = {"rules": Rules.from_mapping(pairing.rules), **_rated(pairing.rated)}
                 with self.limits.pairing((a.id, b.id), pairing.match_id, self.ended_for):
                     create(self.matches, a, options, b, pairing.match_id)
                 made = True
-        except ApplicationError as refused:  # one of them sits in MAX_PLAYING matches by now
+        except TooManyMatchesError as capped:  # one of them sat down in MAX_PLAYING matches since seeking
+            return self._fell_through(pairing, self._capped((a.id, b.id), capped.args[0]))
+        except ApplicationError as refused:
             log.info("pairing %s not made: %s", pairing.match_id, refused)
-            return False
-        finally:
             self.pool.done(pairing)
+            return False
+        self.pool.done(pairing)
         self._told(pairing)
         now = self.clock()
         metrics.record_pairing(pairing.rated, [(now - side["since"]) / 1000 for side in (pairing.a, pairing.b)])
         return made
+
+    def _capped(self, player_ids: tuple[str, str], refused: str) -> set[str]:
+        """The players of a refused pairing who sit in ``MAX_PLAYING`` matches (the refused one, and
+        the other if they do too: their seek would only fall through again)."""
+        return {refused} | {p for p in player_ids if p != refused and self.limits.at_cap(p, self.ended_for(p))}
+
+    def _fell_through(self, pairing: Pairing, capped: set[str]) -> bool:
+        """The pairing's match will not be made: reopen the seeks of the players who may still sit
+        down (their age kept, so the wait is not theirs to pay again) and tell the capped ones why.
+        Only the process that forgets the pairing does either, so nobody is told twice."""
+        if latest(self.matches, pairing.match_id).version != 0:  # made by another process meanwhile
+            self.pool.done(pairing)
+            return False
+        sides = [self._reopenable(side) for side in (pairing.a, pairing.b)
+                 if side["player"] not in capped and self.players.by_id(side["player"]) is not None]
+        outcomes = self.pool.reopen(pairing, sides)
+        if outcomes is None:
+            return False
+        log.info("pairing %s fell through: %s capped, seeks %s", pairing.match_id, sorted(capped), outcomes)
+        dropped = [_seek_ended(side["player"], side["seek"], "dropped", "TOO_MANY_MATCHES")
+                   for side in (pairing.a, pairing.b) if side["player"] in capped]
+        expired = [_seek_ended(side["player"], side["seek"], "expired") for side in sides
+                   if outcomes[side["seek"]] == "expired"]
+        for outcome in outcomes.values():
+            metrics.record_seek("reopened" if outcome == "open" else outcome)
+        if dropped:
+            metrics.record_seek("dropped")
+        if dropped or expired:
+            self.tell(dropped + expired)
+        return False
+
+    def _reopenable(self, side: dict[str, Any]) -> dict[str, Any]:
+        """A pairing's side with what reopening its seek needs (a pairing recorded before the pass
+        kept them lacks its expiry and rating: the seek's lifetime and the player's rating now)."""
+        if "rating" in side and "expires" in side:
+            return side
+        return {"expires": side["since"] + self.seek_seconds * 1000, "rating": self.rating_of(side["player"]), **side}
 
     def _told(self, pairing: Pairing) -> None:
         self.tell([Telling(side["player"], "paired", {"match_id": pairing.match_id, "seat": seat.value,
@@ -131,6 +182,11 @@ class Matchmaker:
             state = latest(self.matches, match_id).state
             return state.status.over or (state.status.value == "playing" and state.seat_of(player_id) is None)
         return ended
+
+
+def _seek_ended(player_id: str, seek_id: str, status: str, error: str | None = None) -> Telling:
+    """The notice of a seek that ended unpaired: ``expired``, or ``dropped`` (``error`` says why)."""
+    return Telling(player_id, "seek", {"seek_id": seek_id, "status": status, **({"error": error} if error else {})})
 
 
 def _rated(rated: bool) -> dict[str, bool]:

@@ -35,11 +35,10 @@ def leaderboard(query: dict) -> Response:
     """Non-provisional players by rating, highest first; ``after`` skips that many."""
     ctx = services()
     ranked = ctx.read_models.ratings().leaderboard(query["after"], query["limit"])
-    players = []
-    for player_id, rating in ranked:
-        player = ctx.players.by_id(player_id)
-        players.append({"id": player_id, "name": player.name if player else player_id,
-                        "rating": rating.rating.value, "rd": rating.rating.rd, "games": rating.games})
+    named = ctx.players.by_ids([player_id for player_id, _ in ranked])
+    players = [{"id": player_id, "name": named[player_id].name if player_id in named else player_id,
+                "rating": rating.rating.value, "rd": rating.rating.rd, "games": rating.games}
+               for player_id, rating in ranked]
     return json_response({"players": players})
 
 

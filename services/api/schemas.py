@@ -85,7 +85,8 @@ class MatchCreateSchema(Schema):
     opponent = fields.String(validate=validate.OneOf(["bot"]))
     bot_level = fields.String(validate=validate.OneOf(LEVELS), metadata={
         "description": "How the bot plays, with `\"opponent\": \"bot\"`: easy, medium (the default), hard "
-                       "(a search of about 100 ms a move) or expert (about 1 s)."})
+                       "(a search of about 100 ms a move) or expert (about 1 s). Without the bot: 400 "
+                       "`INVALID_REQUEST`."})
     rules = RulesField(load_default=Rules)
     first_dealer = fields.Enum(Seat, by_value=True, load_default=None, allow_none=True)
     start_scores = fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2))
@@ -101,6 +102,11 @@ class MatchCreateSchema(Schema):
     def private_only_for_a_friend(self, data, **kwargs):
         if data.get("private") and data.get("opponent") == "bot":  # the bot sits at once: nothing waits
             raise ValidationError("A match against the bot cannot be private.", "private")
+
+    @validates_schema
+    def level_only_against_the_bot(self, data, **kwargs):
+        if "bot_level" in data and data.get("opponent") != "bot":  # API.md "Bots": else the level would be lost
+            raise ValidationError("Only a match against the bot has a level.", "bot_level")
 
     @validates_schema
     def rated_only_on_plain_terms(self, data, **kwargs):
@@ -130,6 +136,11 @@ class SeekSchema(Schema):
     rated = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
         "description": "Pair only with rated seeks (true) or unrated ones (false)."})
     rules = RulesField(load_default=Rules, metadata={"description": "Variant keys; `turn_seconds` is the clock."})
+
+    @validates_schema
+    def level_only_against_the_bot(self, data, **kwargs):
+        if "bot_level" in data and data.get("opponent") != "bot":  # API.md "Bots": else the level would be lost
+            raise ValidationError("Only a match against the bot has a level.", "bot_level")
 
     @validates_schema
     def rated_only_on_plain_terms(self, data, **kwargs):

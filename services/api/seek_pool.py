@@ -11,14 +11,20 @@ The window: a seek accepts an opponent within ``BASE_WINDOW`` rating points, a w
 doubles every ``DOUBLING_MS`` of waiting (100, 200, 400, ... after 0, 5, 10 s), and any
 opponent at all after ``ANY_AFTER_MS`` (30 s). The pass looks at the seeks oldest first; each
 takes the nearest-rated free seek within its own window (the older seek's window is the wider
-one, so the one who waited longer decides). Expired seeks leave the pool in the same pass.
+one, so the one who waited longer decides). Expired seeks leave the pool in the same pass, which
+names them, so their players can be told.
+
+A pairing whose match cannot be made (a player sat down in ``MAX_PLAYING`` matches since seeking)
+falls through in one more script (:meth:`SeekPool.reopen`): the pairing is forgotten and the other
+player's seek is open again with its id, its age and its place, in the same atomic step, so only
+one process ever reopens it and the seek is never paired into two matches.
 """
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -61,11 +67,11 @@ return 1
 # KEYS[1] the pool, [2] seeks, [3] seekers, [4] pairings, [5] pools.
 # ARGV[1] now (ms), [2] pool name, [3] base window, [4] doubling (ms), [5] any after (ms),
 # [6...] fresh match ids (one per pair at most).
-# Returns the pairings made (JSON each).
+# Returns {the pairings made (JSON each), the seeks that expired (JSON each: {seek, player})}.
 _PAIR = Script("""
 local now, base, doubling, any_after = tonumber(ARGV[1]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local listed = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local seeks = {}
+local seeks, expired = {}, {}
 for i = 1, #listed, 2 do
   local id = listed[i]
   local raw = redis.call('HGET', KEYS[2], id)
@@ -74,6 +80,7 @@ for i = 1, #listed, 2 do
     redis.call('ZREM', KEYS[1], id)
     redis.call('HDEL', KEYS[2], id)
     if seek and redis.call('HGET', KEYS[3], seek.player) == id then redis.call('HDEL', KEYS[3], seek.player) end
+    if seek then expired[#expired + 1] = cjson.encode({seek = id, player = seek.player}) end
   else
     seek.id, seek.rating = id, tonumber(listed[i + 1])
     seeks[#seeks + 1] = seek
@@ -107,7 +114,9 @@ for _, i in ipairs(order) do
       local o = seeks[best]
       taken[i], taken[best] = true, true
       local pairing = cjson.encode({match_id = ARGV[fresh], made = now, rated = s.rated, rules = s.rules,
-        a = {seek = s.id, player = s.player, since = s.since}, b = {seek = o.id, player = o.player, since = o.since}})
+        pool = ARGV[2],
+        a = {seek = s.id, player = s.player, since = s.since, expires = s.expires, rating = s.rating},
+        b = {seek = o.id, player = o.player, since = o.since, expires = o.expires, rating = o.rating}})
       fresh = fresh + 1
       for _, one in ipairs({s, o}) do
         redis.call('ZREM', KEYS[1], one.id)
@@ -120,7 +129,35 @@ for _, i in ipairs(order) do
   end
 end
 if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[5], ARGV[2]) end
-return made
+return {made, expired}
+""")
+
+# KEYS[1] seeks, [2] seekers, [3] pairings, [4] pools, [5] the pool. ARGV[1] the pairing's match id,
+# [2] now (ms), [3] pool name, then for each seek to reopen: seek id, player, the seek (JSON), rating.
+# Returns {0} if the pairing was gone (another process let it fall through, or made its match),
+# else {1, then per seek: 'open', 'expired', or 'superseded' (its player has opened another)}.
+_REOPEN = Script("""
+local now = tonumber(ARGV[2])
+if redis.call('HDEL', KEYS[3], ARGV[1]) == 0 then return {0} end
+local outcomes = {1}
+for i = 4, #ARGV, 4 do
+  local id, player, body, rating = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local open = redis.call('HGET', KEYS[2], player)
+  local other = open and redis.call('HGET', KEYS[1], open)
+  local outcome = 'open'
+  if cjson.decode(body).expires <= now then
+    outcome = 'expired'
+  elseif other and cjson.decode(other).expires > now then
+    outcome = 'superseded'
+  else
+    redis.call('HSET', KEYS[1], id, body)
+    redis.call('HSET', KEYS[2], player, id)
+    redis.call('ZADD', KEYS[5], rating, id)
+    redis.call('SADD', KEYS[4], ARGV[3])
+  end
+  outcomes[#outcomes + 1] = outcome
+end
+return outcomes
 """)
 
 
@@ -167,8 +204,24 @@ class Pairing:
     made: int
     rated: bool
     rules: dict[str, Any]
-    a: dict[str, Any]  # {"seek", "player", "since"}: seat A, the seek that waited longer
+    a: dict[str, Any]  # {"seek", "player", "since", "expires", "rating"}: seat A, the seek that waited longer
     b: dict[str, Any]
+    pool: str = ""  # the pool both seeks came from ("" in a pairing recorded before it was kept)
+
+
+class Expired(NamedTuple):
+    """A seek a pass found expired and took out of its pool."""
+
+    seek_id: str
+    player_id: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    """What one pairing pass did: the pairs it made and the seeks it found expired."""
+
+    made: list[Pairing] = field(default_factory=list)
+    expired: list[Expired] = field(default_factory=list)
 
 
 def pool_of(rated: bool, rules: Rules) -> str:
@@ -212,9 +265,10 @@ class SeekPool:
         """How many seeks are open (expired ones included until a pass removes them)."""
         return int(self._client.hlen(seek_keys.SEEKS))
 
-    def pair(self) -> list[Pairing]:
-        """One pairing pass over every pool: the pairs made (each exactly once, whoever runs the pass)."""
-        made: list[Pairing] = []
+    def pair(self) -> Pass:
+        """One pairing pass over every pool: the pairs made (each exactly once, whoever runs the pass)
+        and the seeks found expired (each named by the one pass that took it out)."""
+        done = Pass()
         for raw_pool in self._client.smembers(seek_keys.SEEK_POOLS):
             pool = _text(raw_pool)
             waiting = int(self._client.zcard(seek_keys.seek_pool(pool)))
@@ -222,8 +276,28 @@ class SeekPool:
             script_keys = [seek_keys.seek_pool(pool), seek_keys.SEEKS, seek_keys.SEEKERS, seek_keys.PAIRINGS,
                            seek_keys.SEEK_POOLS]
             args = [self._clock(), pool, BASE_WINDOW, DOUBLING_MS, ANY_AFTER_MS, *fresh]
-            made += [_pairing(raw) for raw in _PAIR(self._client, script_keys, args)]
-        return made
+            made, expired = _PAIR(self._client, script_keys, args)
+            done.made.extend(_pairing(raw) for raw in made)
+            done.expired.extend(Expired(one["seek"], one["player"]) for one in map(orjson.loads, expired))
+        return done
+
+    def reopen(self, pairing: Pairing, sides: list[dict[str, Any]]) -> dict[str, str] | None:
+        """Let a pairing whose match will not be made fall through: forget it and open these of its
+        seeks again as they were (id, age, rating), atomically. Each seek's outcome by id: "open",
+        "expired" or "superseded" (its player opened another); None if the pairing was gone already
+        (another process let it fall through first): then nothing was reopened here."""
+        pool = pairing.pool or pool_of(pairing.rated, Rules.from_mapping(pairing.rules))
+        args: list[Any] = [pairing.match_id, self._clock(), pool]
+        for side in sides:
+            body = orjson.dumps({"player": side["player"], "rated": pairing.rated, "rules": pairing.rules,
+                                 "since": side["since"], "expires": side["expires"], "pool": pool})
+            args += [side["seek"], side["player"], body, side["rating"]]
+        script_keys = [seek_keys.SEEKS, seek_keys.SEEKERS, seek_keys.PAIRINGS, seek_keys.SEEK_POOLS,
+                       seek_keys.seek_pool(pool)]
+        here, *outcomes = _REOPEN(self._client, script_keys, args)
+        if not int(here):
+            return None
+        return {side["seek"]: _text(outcome) for side, outcome in zip(sides, outcomes, strict=True)}
 
     def unfinished(self, older_than_ms: int) -> list[Pairing]:
         """Pairings whose match was not made (their maker died) for ``older_than_ms``."""
@@ -239,7 +313,8 @@ class SeekPool:
 def _pairing(raw: bytes | str) -> Pairing:
     data = orjson.loads(raw)
     rules = data["rules"] if isinstance(data["rules"], dict) else {}  # cjson writes an empty table as []
-    return Pairing(data["match_id"], int(data["made"]), bool(data["rated"]), rules, data["a"], data["b"])
+    return Pairing(data["match_id"], int(data["made"]), bool(data["rated"]), rules, data["a"], data["b"],
+                   data.get("pool", ""))
 
 
 def _text(value: bytes | str) -> str:

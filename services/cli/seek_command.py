@@ -1,7 +1,9 @@
 """``truc seek`` and ``truc leaderboard``: quick pairing and the ratings, in the terminal.
 
 ``truc seek`` opens a seek and waits on the player's stream until it is paired, then says
-which match to play (``truc play --join``); Ctrl-C withdraws the seek. Names and ids come
+which match to play (``truc play --join``); a seek that expires, or is dropped because the
+player sat down in as many matches as a player may meanwhile, ends it with the reason (exit
+status 1); Ctrl-C withdraws the seek. Names and ids come
 from the server: each is printed as data, never as markup.
 """
 from __future__ import annotations
@@ -37,6 +39,8 @@ def seek(name: str, unrated: bool, url: str | None, lang: str) -> None:
     console.print(tr.gettext("Looking for an opponent (until {time})...", time=markup_text(opened["expires_at"])))
     try:
         for notice in client.player_stream(opened["player"]):
+            if notice.event == "seek" and (notice.data or {}).get("seek_id") == opened["id"]:
+                raise click.ClickException(_seek_ended(tr, notice.data))
             if notice.event == "paired" and (notice.data or {}).get("seek_id") == opened["id"]:
                 match_id = markup_text(notice.data["match_id"])
                 console.print(tr.gettext("Paired: match {match}, you sit in {seat}.", match=match_id,
@@ -47,6 +51,13 @@ def seek(name: str, unrated: bool, url: str | None, lang: str) -> None:
     except KeyboardInterrupt:
         client.withdraw_seek(opened["id"])
         console.print(tr.gettext("Seek withdrawn."))
+
+
+def _seek_ended(tr, notice: dict) -> str:
+    """Why the server ended the seek (its ``seek`` notice: expired, or dropped at the cap on matches)."""
+    if notice.get("status") == "expired":
+        return tr.gettext("No opponent of your rating was found in time: your seek has expired.")
+    return tr.gettext("Your seek was dropped: you sit in as many unfinished matches as a player may.")
 
 
 @click.command()

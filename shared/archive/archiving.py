@@ -8,14 +8,15 @@ The steps, each safe to die after (a rerun picks the match up where it stands):
 3. ``get`` it back and compare it with what Redis holds: the same events (so the same count
    and chain head) and seed (``verified``); a copy that differs is a failure, and Redis keeps
    the match;
-4. empty the match's values in its players' ledgers (:func:`~shared.archive.leaving.compact_ledger`);
-5. in one atomic script, write the index entry and delete every per-match key
-   (:func:`~shared.archive.leaving.leave`), move its places in the lobby's and its players'
-   lists to their cold records (:func:`~shared.archive.leaving.chill_lists`, idempotent), then
-   drop it from the due list (``left``). A run that died before dropping it finds the index
-   entry, moves what the lists still hold (its players read from the archived copy), and drops it.
+4. in one atomic script, write the index entry and delete every per-match key
+   (:func:`~shared.archive.leaving.leave`, ``left``), move its places in the lobby's and its
+   players' lists to their cold records (:func:`~shared.readmodels.retiring.chill_lists`), retire
+   the scoreboard's guards the cold records now stand for
+   (:func:`~shared.readmodels.retiring.retire_counts`), each idempotent, then drop it from the due
+   list. A run that died before dropping it finds the index entry, finishes the lists and the
+   guards (its players read from the archived copy), and drops it.
 
-Nothing is deleted before step 3 has verified the copy, and step 5 is atomic, so at any
+Nothing is deleted before step 3 has verified the copy, and step 4's script is atomic, so at any
 point the match is whole in Redis, or whole in the archive with its index entry. ``stop``
 is called with each step's name as it is passed (the fault-injection tests stop there).
 """
@@ -36,11 +37,12 @@ from shared.connect import connect
 from shared.directory import names_in
 from shared.eventstore import RedisEventStore
 from shared.eventstore.port import Clock, StoredEvent, system_clock
+from shared.readmodels import retiring
 from shared.readmodels.generations import read_pointer
 from shared.seeds import SeedVault
 
 FINAL_EVENTS = ("match_won", "match_cancelled")  # nothing is appended after either
-STEPS = ("written", "verified", "left")
+STEPS = ("written", "verified", "left", "chilled")
 
 
 def _no_stop(step: str) -> None:
@@ -105,9 +107,16 @@ class Archiver:
             except (ArchiveUnavailableError, DamagedArchiveError):
                 return Outcome(match_id, "already")  # still due: the next run moves them
             if kept is not None:
-                leaving.chill_lists(self._client, match_id, _players(kept.events), self._generations())
+                self._retire(match_id, kept.events)
             self.due_list.forget(match_id)
         return Outcome(match_id, "already")
+
+    def _retire(self, match_id: str, events: Sequence[StoredEvent]) -> None:
+        """Move the left match's list places to cold records, then retire the guards they stand for."""
+        generations, players = self._generations(), _players(events)
+        retiring.chill_lists(self._client, match_id, players, generations)
+        self._stop("chilled")
+        retiring.retire_counts(self._client, match_id, events[0].at, players, generations)
 
     def _generations(self) -> list[int]:
         """The generation served, then every other whose read models may hold a match."""
@@ -137,16 +146,14 @@ class Archiver:
 
     def _leave(self, match: ArchivedMatch, size: int) -> Outcome:
         """Take the verified match out of Redis, leaving its index entry."""
-        generations, players = self._generations(), _players(match.events)
-        leaving.compact_ledger(self._client, match.match_id, players, generations)
         entry = IndexEntry(match.count, match.finished_at, match.head)
-        left = leaving.leave(self._client, match.match_id, entry, generations)
+        left = leaving.leave(self._client, match.match_id, entry, self._generations())
         if left == leaving.CHANGED:
             return Outcome(match.match_id, "changed")
         if left == leaving.UNPROJECTED:
             return Outcome(match.match_id, "unprojected")
         self._stop("left")
-        leaving.chill_lists(self._client, match.match_id, players, generations)
+        self._retire(match.match_id, match.events)
         self.due_list.forget(match.match_id)
         if left == leaving.ALREADY:
             return Outcome(match.match_id, "already")

@@ -6,12 +6,8 @@ projected and that the views served show its last event, and only then writes th
 entry and deletes the stream, the seed, the append tokens and refusals, the catch-up flag
 and the views of every generation. A crash leaves all of them or none of them.
 
-Outside the match's slot, each of the lobby's and the players' lists moves its member into
-its cold records after the script (:func:`chill_lists`: one idempotent script per list, so a
-rerun after a crash in between moves what is left, once), the scoreboard keeps its counts, and
-each player's ledger of counted matches keeps the match's field, its value emptied
-(:func:`compact_ledger`): nobody reads it, only whether it is there, so the match is never
-counted twice.
+What lies outside the match's slot (its places in the lists, the scoreboard's guards) is
+made compact after the script, by :mod:`shared.readmodels.retiring`.
 """
 from __future__ import annotations
 
@@ -21,7 +17,6 @@ from typing import Any
 from shared import keys
 from shared.archive.index import IndexEntry
 from shared.eventstore.lua import Script
-from shared.readmodels.cold_lists import LOBBY_SPAN_MS, PLAYER_SPAN_MS, chill
 
 LEFT, ALREADY, CHANGED, UNPROJECTED = 1, 2, 0, 3
 
@@ -54,15 +49,6 @@ redis.call('DEL', KEYS[1], KEYS[3], unpack(KEYS, 4))
 return 1
 """)
 
-# KEYS[1] a player's ledger of counted matches; ARGV[1] the match id. Empties the field's
-# value if the match was counted; never adds it (a match not counted stays not counted).
-_COMPACT = Script("""
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  redis.call('HSET', KEYS[1], ARGV[1], '')
-end
-return 0
-""")
-
 
 def leaving_keys(match_id: str, generations: Sequence[int]) -> list[str]:
     """The keys the leave script takes, in its order: every per-match key but the index entry's."""
@@ -80,24 +66,3 @@ def leave(client: Any, match_id: str, entry: IndexEntry, generations: Sequence[i
     """
     script_keys = leaving_keys(match_id, generations)
     return int(_LEAVE(client, script_keys, [entry.count, entry.head, entry.encode()]))
-
-
-def compact_ledger(client: Any, match_id: str, player_ids: Sequence[str], generations: Sequence[int]) -> None:
-    """Empty the match's value in its players' ledgers (kept: the field says "counted")."""
-    for player_id in player_ids:
-        for generation in generations:
-            _COMPACT(client, [keys.player_results(player_id, generation)], [match_id])
-
-
-CHILLED_STATUSES = ("finished", "cancelled")  # the lists an ended match may be in
-
-
-def chill_lists(client: Any, match_id: str, player_ids: Sequence[str], generations: Sequence[int]) -> int:
-    """Move the match's members of the lobby's and its players' lists to their cold records; how many moved."""
-    moved = 0
-    for generation in generations:
-        for status in CHILLED_STATUSES:
-            moved += chill(client, keys.lobby(status, generation), match_id, LOBBY_SPAN_MS)
-            moved += sum(chill(client, keys.player_matches(player_id, status, generation), match_id, PLAYER_SPAN_MS)
-                         for player_id in player_ids)
-    return moved

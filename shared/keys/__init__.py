@@ -62,9 +62,13 @@ from shared.keys.namespace import (  # noqa: F401
 )
 from shared.keys.rating_keys import (  # noqa: F401
     leaderboard,
+    leaderboard_fence,
     player_ratings,
+    player_ratings_fence,
+    player_ratings_fence_pattern,
     player_ratings_pattern,
     rated_results,
+    ratings_fences,
     ratings_global_keys,
     ratings_lock,
     ratings_pending,
@@ -94,6 +98,7 @@ from shared.keys.read_models import (  # noqa: F401
     player_totals,
     player_totals_pattern,
     scoreboard,
+    scoreboard_archived,
     scoreboard_matches,
     validate_generation,
 )

@@ -31,6 +31,27 @@ def ratings_lock(generation: int = 0) -> str:
     return f"{_TAG}:lock" + _suffix(generation)
 
 
+def ratings_fences(generation: int = 0) -> str:
+    """The fold's fencing counter (a string: incremented by each folder that takes the lock)."""
+    return f"{_TAG}:fences" + _suffix(generation)
+
+
+def leaderboard_fence(generation: int = 0) -> str:
+    """The highest fence that wrote the leaderboard; its hash tag is the board's whole name, so it
+    shares the board's slot and one script checks and writes both."""
+    return f"{{{leaderboard(generation)}}}:fence"
+
+
+def player_ratings_fence(player_id: str, generation: int = 0) -> str:
+    """The highest fence that wrote the player's rating history (a string, in the player's slot)."""
+    return player_key(player_id, "ratings-fence") + _suffix(generation)
+
+
+def player_ratings_fence_pattern(generation: int) -> str:
+    """SCAN MATCH pattern of every player's rating fence in ``generation`` (exactly that one)."""
+    return f"{PREFIX}:{{p:*}}:ratings-fence" + _suffix(generation)
+
+
 def leaderboard(generation: int = 0) -> str:
     """The non-provisional players by rating (a sorted set: player id scored by rating)."""
     return f"{PREFIX}:leaderboard" + _suffix(generation)
@@ -48,4 +69,5 @@ def player_ratings_pattern(generation: int) -> str:
 
 def ratings_global_keys(generation: int) -> list[str]:
     """The generation's ratings keys outside any player slot."""
-    return [rated_results(generation), ratings_pending(generation), ratings_lock(generation), leaderboard(generation)]
+    return [rated_results(generation), ratings_pending(generation), ratings_lock(generation), leaderboard(generation),
+            ratings_fences(generation), leaderboard_fence(generation)]

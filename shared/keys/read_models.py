@@ -63,6 +63,11 @@ def scoreboard_matches(generation: int = 0) -> str:
     return SCOREBOARD_MATCHES + _generation_suffix(generation)
 
 
+def scoreboard_archived(generation: int = 0) -> str:
+    """How many counted matches left ``scoreboard_matches`` when archived (a counter, in that set's slot)."""
+    return f"{_slot_of(scoreboard_matches(generation))}:archived"
+
+
 def player_feed(player_id: str) -> str:
     """The player's notices (a capped stream, no generation: see shared/readmodels/player_feeds.py)."""
     return player_key(player_id, "feed")
@@ -105,7 +110,8 @@ def player_matches_pattern(status: str, generation: int) -> str:
 
 def generation_global_keys(generation: int) -> list[str]:
     """The generation's keys outside any match or player slot (lobby and ranking indexes)."""
-    return [*(lobby(s, generation) for s in LOBBY_STATUSES), scoreboard(generation), scoreboard_matches(generation)]
+    return [*(lobby(s, generation) for s in LOBBY_STATUSES), scoreboard(generation), scoreboard_matches(generation),
+            scoreboard_archived(generation)]
 
 
 def match_views_pattern(generation: int) -> str:

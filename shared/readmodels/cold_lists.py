@@ -2,15 +2,16 @@
 
 A sorted set costs some 27 bytes a member while small and over 100 once Redis makes it a
 skiplist (128 members): too much for matches nobody plays again. When a match is archived,
-:func:`chill` moves its member out of each list into the list's cold records: one string per
-(span of creation days, id length: :data:`LOBBY_SPAN_MS`, :data:`PLAYER_SPAN_MS`), fixed-width
-records of the creation time (6 bytes, epoch ms) and the id, appended (by SET of the string and
-the record: APPEND's greedy growth would leave up to as much again unused); and a small sorted
-set per list of its spans (one member per span and id length, not per match). Every key shares
-the list's slot (:func:`shared.keys.cold_list`).
+:func:`chill` moves its member out of each list into the list's cold records: one string
+per (span of creation days: :data:`LOBBY_SPAN_MS`, :data:`PLAYER_SPAN_MS`; id length),
+fixed-width records of the creation time (6 bytes, epoch ms) and the id, appended (by SET of
+the string and the record: APPEND's greedy growth would leave up to as much again unused);
+and a small sorted set per list of its spans (one member per span and id length, not per
+match). Every key shares the list's slot (:func:`shared.keys.cold_list`).
 
 The move is one script per list, and idempotent: the member is taken out of the sorted set
-in the same script that appends its record, so a record is appended once, and a rerun finds
+in the same script that appends its record, so a record is appended once (a member listed
+again, by a rebuild, is taken out without a second record), and a rerun finds
 no member and does nothing. A list reads its sorted set, then its cold records
 (:func:`newest_first`), merged by (creation time, id) as the sorted set orders them.
 """
@@ -27,15 +28,32 @@ LOBBY_SPAN_MS = DAY_MS  # the lobby's records, a string per creation day: a page
 PLAYER_SPAN_MS = 32 * DAY_MS  # a player's, a string per 32 days: few keys for a player who plays now and then
 _TIME_BYTES = 6
 
+# Lua: is ``record`` one of the fixed-width records of the string ``cold`` (a match only, never a
+# byte run that straddles two records)? Shared by the scripts that ask "was this match chilled?".
+HOLDS_RECORD_LUA = """
+local function holds_record(cold, record)
+  if not cold then return false end
+  local at = string.find(cold, record, 1, true)
+  while at do
+    if (at - 1) % #record == 0 then return true end
+    at = string.find(cold, record, at + 1, true)
+  end
+  return false
+end
+"""
+
 # KEYS[1] the list (a sorted set), KEYS[2] the day's cold records, KEYS[3] the list's cold days.
 # ARGV[1] the match id, ARGV[2] its creation time (the member's score), ARGV[3] its record,
 # ARGV[4] the day, ARGV[5] the day's member. Returns 1 if moved, 0 if not listed (moved before).
-_CHILL = Script("""
+_CHILL = Script(HOLDS_RECORD_LUA + """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score or tonumber(score) ~= tonumber(ARGV[2]) then
   return 0
 end
-redis.call('SET', KEYS[2], (redis.call('GET', KEYS[2]) or '') .. ARGV[3])
+local cold = redis.call('GET', KEYS[2])
+if not holds_record(cold, ARGV[3]) then
+  redis.call('SET', KEYS[2], (cold or '') .. ARGV[3])
+end
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 redis.call('ZREM', KEYS[1], ARGV[1])
 return 1
@@ -50,9 +68,20 @@ def chill(client: Any, list_key: str, match_id: str, span_ms: int) -> bool:
         return False
     created_at = int(score)
     day, width = created_at // span_ms, len(match_id)
-    record = created_at.to_bytes(_TIME_BYTES, "big") + match_id.encode()
-    script_keys = [list_key, keys.cold_list(list_key, day, width), keys.cold_list_days(list_key)]
-    return bool(_CHILL(client, script_keys, [match_id, created_at, record, day, f"{day}:{width}"]))
+    script_keys = [list_key, records_key(list_key, created_at, match_id, span_ms), keys.cold_list_days(list_key)]
+    return bool(_CHILL(client, script_keys, [match_id, created_at, record_of(created_at, match_id),
+                                             day, f"{day}:{width}"]))
+
+
+def record_of(created_at: int, match_id: str) -> bytes:
+    """A match's cold record: its creation time (6 bytes, epoch ms) and its id."""
+    return created_at.to_bytes(_TIME_BYTES, "big") + match_id.encode()
+
+
+def records_key(list_key: str, created_at: int, match_id: str, span_ms: int) -> str:
+    """The string of ``list_key``'s cold records that holds (or will hold) the match's."""
+    return keys.cold_list(list_key, created_at // span_ms, len(match_id))
+
 
 
 def newest_first(client: Any, list_key: str, span_ms: int,

@@ -35,9 +35,15 @@ class GenerationWrites:
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
+        rounds_won: int, points_for: int, points_against: int, created_at: int = 0, *,
+        generation: int | None = None,
     ) -> bool:
         """Count one finished match for one player, exactly once; True if newly counted."""
         return self._target(generation).record_result(
-            match_id, player_id, name, won, rounds_won, points_for, points_against,
+            match_id, player_id, name, won, rounds_won, points_for, points_against, created_at,
         )
+
+    def retire_archived(self, match_id: str, created_at_ms: int, player_ids: Sequence[str], *,
+                        generation: int | None = None) -> None:
+        """An archived match counted and listed: its places and guards made compact (idempotent)."""
+        self._target(generation).retire_archived(match_id, created_at_ms, player_ids)

@@ -9,11 +9,11 @@ writing its views and settles it after, and a read moves any member whose summar
 another status (so the lists heal themselves). Private matches stay listed (the timer's
 lobby expiry finds them here) and are left out of what the public is shown.
 
-An archived match stays listed with no views left (the archiver deletes them), its member moved
-to the list's cold records (:mod:`shared.readmodels.cold_lists`; a list reads both, merged in
-the sorted set's order): its line comes from ``archived_summary``, the callable the read side
-was built with (the archive's business, not this module's); a member with neither is skipped
-(listed before its views were written, or an archived record unreadable now).
+An archived match stays listed with no views left (the archiver deletes them), its member
+moved to the list's cold records (:mod:`shared.readmodels.cold_lists`; a list reads both,
+merged in the sorted set's order): its line comes from ``archived_summary``, the callable the
+read side was built with (the archive's business, not this module's); a member with neither
+is skipped (listed before its views were written, or an archived record unreadable now).
 """
 
 from __future__ import annotations

@@ -91,6 +91,9 @@ class InMemoryGenerationModels:
         if summary is not None:
             self.place_in_lobby(match_id, summary["status"], created_at_ms, _player_ids(summary))
 
+    def retire_archived(self, match_id: str, created_at_ms: int, player_ids: Sequence[str]) -> None:
+        """Nothing to make compact: memory keeps every list whole (the Redis adapter's cold records)."""
+
     def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
         return self._listing("lobby", status, limit, hide=True, after=after)
 
@@ -132,7 +135,7 @@ class InMemoryGenerationModels:
     # --- scoreboard --------------------------------------------------------------
 
     def record_result(self, match_id: str, player_id: str, name: str, won: bool,
-                      rounds_won: int, points_for: int, points_against: int) -> bool:
+                      rounds_won: int, points_for: int, points_against: int, created_at: int = 0) -> bool:
         """Count one finished match for one player, exactly once; True if newly counted."""
         keys.validate_match_id(match_id)
         with self._lock:

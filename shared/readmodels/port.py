@@ -61,6 +61,8 @@ class ReadModelStore(Protocol):
 
     def settle_lobby(self, match_id: str, created_at_ms: int, written: Mapping[str, Any] | None = None) -> None: ...
 
+    def retire_archived(self, match_id: str, created_at_ms: int, player_ids: Sequence[str]) -> None: ...
+
     def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]: ...
 
     def player_matches(self, player_id: str, status: str, limit: int = 50,
@@ -69,7 +71,7 @@ class ReadModelStore(Protocol):
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]: ...
 
     def record_result(self, match_id: str, player_id: str, name: str, won: bool,
-                      rounds_won: int, points_for: int, points_against: int) -> bool: ...
+                      rounds_won: int, points_for: int, points_against: int, created_at: int = 0) -> bool: ...
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]: ...
 
@@ -187,8 +189,14 @@ class ReadSide(Protocol):
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, *, generation: int | None = None,
+        rounds_won: int, points_for: int, points_against: int, created_at: int = 0, *,
+        generation: int | None = None,
     ) -> bool: ...
+
+    def retire_archived(self, match_id: str, created_at_ms: int, player_ids: Sequence[str], *,
+                        generation: int | None = None) -> None:
+        """An archived match counted and listed: its places and guards made compact (shared.readmodels.retiring)."""
+        ...
 
     def names(self, player_ids: Sequence[str]) -> dict[str, str]:
         """The player directory's names of ``player_ids`` (``shared.directory``; unknown ids left out)."""

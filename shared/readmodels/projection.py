@@ -75,6 +75,7 @@ def summary(projection: FoldedMatch, spectator_view: dict[str, Any] | None = Non
         "rated": shown["rated"],
         "private": projection.state.private,  # unlisted: the lobby and other players' lists skip it
         "created_at": None if created_at is None else iso_from_ms(created_at),
+        **({"bot_level": shown["bot_level"]} if "bot_level" in shown else {}),  # as the view: a bot match only
     }
 
 

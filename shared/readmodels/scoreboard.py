@@ -13,8 +13,13 @@ Layout (key names from :mod:`shared.keys`):
   name asc (byte order; ties on score are ordered by member). Exact while a player has
   fewer than 2**21 wins and a points difference within +-2**31 (doubles hold 53 bits).
   The score is SET from the totals, never incremented, so re-running is harmless.
-- ``truc:scoreboard:matches`` - a set of the finished matches counted (its size is the
-  scoreboard's version).
+- ``truc:scoreboard:matches`` - a set of the finished matches counted; with the counter
+  ``truc:{truc:scoreboard:matches}:archived`` of those that left it when archived, the
+  scoreboard's version.
+
+An archived match keeps no ledger field and no member (:mod:`shared.archive.leaving` retires
+them once its place in the player's finished list is a cold record): that record is its
+"already counted" mark from then on, and the script below reads it in the player's slot.
 
 Each key belongs to one read-model generation (``:g<N>`` appended for N >= 1, see
 :mod:`shared.keys`); a ``Scoreboard`` works on the one it is given.
@@ -32,16 +37,23 @@ import orjson
 
 from shared import keys
 from shared.eventstore.lua import Script
+from shared.readmodels.cold_lists import HOLDS_RECORD_LUA, PLAYER_SPAN_MS, record_of, records_key
 
 _COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")
 _WON_WEIGHT = 2**32
 _MAX_RANK_ATTEMPTS = 10
 
-# KEYS[1] the player's results, KEYS[2] the player's totals.
-# ARGV[1] match id, ARGV[2] contribution JSON, ARGV[3] name, ARGV[4] won (0/1),
-# ARGV[5] rounds won, ARGV[6] points for, ARGV[7] points against.
-# Returns 1 if the match was newly counted, 0 if it had been counted before.
-_RECORD_RESULT_LUA = """
+COUNTED, COUNTED_BEFORE, ARCHIVED = 1, 0, 2
+
+# KEYS[1] the player's results, KEYS[2] the player's totals, KEYS[3] the cold records of the
+# player's finished list the match's would be in. ARGV[1] match id, ARGV[2] contribution
+# JSON, ARGV[3] name, ARGV[4] won (0/1), ARGV[5] rounds won, ARGV[6] points for, ARGV[7]
+# points against, ARGV[8] the match's cold record. Returns COUNTED, COUNTED_BEFORE, or
+# ARCHIVED (counted, then archived: its cold record stands for the ledger's field).
+_RECORD_RESULT_LUA = HOLDS_RECORD_LUA + """
+if holds_record(redis.call('GET', KEYS[3]), ARGV[8]) then
+  return 2
+end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
   return 0
 end
@@ -86,26 +98,31 @@ class Scoreboard:
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int,
+        rounds_won: int, points_for: int, points_against: int, created_at: int = 0,
     ) -> bool:
         """Count one finished match for one player, once; True if it was newly counted.
 
         Safe to repeat and to run concurrently: the ranking and the set of counted
         matches are (re)set from the totals whether or not this call counted anything,
-        which also repairs a call that crashed half way.
+        which also repairs a call that crashed half way. ``created_at``: the match's
+        creation (epoch ms), where its cold record is looked for once it is archived.
         """
         keys.validate_match_id(match_id)
         contribution = orjson.dumps({
             "won": bool(won), "rounds_won": rounds_won,
             "points_for": points_for, "points_against": points_against,
         })
-        args = [match_id, contribution, name, int(bool(won)), rounds_won, points_for, points_against]
         generation = self._generation
-        script_keys = [keys.player_results(player_id, generation), keys.player_totals(player_id, generation)]
-        added = bool(int(_record_result(self._client, script_keys, args)))
+        finished = keys.player_matches(player_id, "finished", generation)
+        args = [match_id, contribution, name, int(bool(won)), rounds_won, points_for, points_against,
+                record_of(created_at, match_id)]
+        script_keys = [keys.player_results(player_id, generation), keys.player_totals(player_id, generation),
+                       records_key(finished, created_at, match_id, PLAYER_SPAN_MS)]
+        outcome = int(_record_result(self._client, script_keys, args))
         self._rank(player_id)
-        self._client.sadd(keys.scoreboard_matches(self._generation), match_id)
-        return added
+        if outcome != ARCHIVED:  # an archived match's member moved to the counter for good
+            self._client.sadd(keys.scoreboard_matches(self._generation), match_id)
+        return outcome == COUNTED
 
     def _rank(self, player_id: str) -> None:
         """Set the player's ranking score from the totals, until it is seen to be current."""
@@ -131,9 +148,10 @@ class Scoreboard:
         for player_id in player_ids:
             pipe.hgetall(keys.player_totals(player_id, self._generation))
         pipe.scard(keys.scoreboard_matches(self._generation))
-        *all_totals, counted = pipe.execute()
+        pipe.get(keys.scoreboard_archived(self._generation))
+        *all_totals, counted, archived = pipe.execute()
         players = [_row(pid, totals) for pid, totals in zip(player_ids, all_totals) if totals]
-        return {"players": players, "version": int(counted)}
+        return {"players": players, "version": int(counted) + int(archived or 0)}
 
     def player_row(self, player_id: str) -> dict[str, Any] | None:
         """The player's scoreboard row; None if no finished match of theirs was counted."""

@@ -26,6 +26,7 @@ from shared import keys
 from shared.connect import is_cluster_client
 from shared.eventstore.lua import Script
 from shared.readmodels.lobby_lists import ArchivedSummary, LobbyLists, no_archive
+from shared.readmodels.retiring import retire
 from shared.readmodels.scoreboard import Scoreboard
 
 AUDIENCES = ("A", "B", "spectator")
@@ -156,6 +157,10 @@ class GenerationModels:
         """List the match under the status of its stored summary (``written``: the one just stored)."""
         self._lobby.settle(match_id, created_at_ms, self.summary(match_id) if written is None else written)
 
+    def retire_archived(self, match_id: str, created_at_ms: int, player_ids: Sequence[str]) -> None:
+        """An archived match counted and listed again (a rebuild): its places and guards made compact."""
+        retire(self._client, match_id, created_at_ms, player_ids, [self.generation])
+
     def lobby(self, status: str, limit: int = 50, after: str | None = None) -> list[dict[str, Any]]:
         """Summaries of the public matches of ``status``, newest first, at most ``limit``; ``after``:
         only those listed after that match (the last of the page before)."""
@@ -175,11 +180,11 @@ class GenerationModels:
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int,
+        rounds_won: int, points_for: int, points_against: int, created_at: int = 0,
     ) -> bool:
         """Count one finished match for one player, exactly once; True if newly counted."""
         return self._scoreboard.record_result(
-            match_id, player_id, name, won, rounds_won, points_for, points_against,
+            match_id, player_id, name, won, rounds_won, points_for, points_against, created_at,
         )
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]:

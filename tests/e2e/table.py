@@ -90,3 +90,24 @@ def assert_redacted(events: list[dict], seat: str) -> None:
             assert all(card is not None for card in event["data"]["hands"][seat])
         if event["type"] == "round_dealt":
             assert set(event["data"]["stock"]) == {None}
+
+
+def registered(stack: Stack, name: str, password: str = "a long password") -> Seated:
+    """A player registered under ``name`` (with a password, so it may open other devices' sessions)."""
+    reply = stack.http.post("/players", {"name": name, "password": password})
+    assert reply.status == 201, reply.body
+    return Seated(reply.body["id"], name, reply.body["token"])
+
+
+def joined(stack: Stack, creator: Seated, opponent: Seated) -> str:
+    """A match ``creator`` created and ``opponent`` joined: playing, its first round dealt."""
+    match_id = stack.http.post("/matches", {}, token=creator.token).body["id"]
+    assert stack.http.post(f"/matches/{match_id}/join", {}, token=opponent.token).status == 200
+    return match_id
+
+
+def played(stack: Stack, creator: Seated, opponent: Seated, seed: int = 5) -> str:
+    """A match of ``creator`` and ``opponent`` played to its end."""
+    match_id = joined(stack, creator, opponent)
+    play_to_the_end(stack, match_id, {"A": creator, "B": opponent}, random.Random(seed))
+    return match_id

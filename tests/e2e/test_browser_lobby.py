@@ -104,3 +104,20 @@ def test_the_lobbys_lists_page_past_twenty_with_show_more(open_page, stack: Stac
     finally:
         for match_id in waiting:  # the lobby is the whole stack's: the other tests see their own matches
             stack.http.post(f"/matches/{match_id}/actions", {"type": "cancel"}, token=carol.token)
+
+
+@pytest.mark.timeout(120)
+def test_the_bot_plays_at_the_level_chosen_and_the_view_and_the_lobby_say_it(open_page, stack: Stack):  # noqa: F811
+    alice = register(stack, "alice")
+    page = signed_in(open_page, alice)
+    sync_api.expect(page.locator("#bot-level")).to_have_value("medium")  # the default
+    page.get_by_label("Bot level").select_option("hard")
+    page.get_by_role("button", name="Play against the bot").click()
+    sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "playing")
+    sync_api.expect(page.locator("#opponent-level")).to_have_text("Bot level: hard")
+    match_id = page.url.split("match=")[1]
+    assert stack.http.get(f"/matches/{match_id}").body["bot_level"] == "hard"
+
+    lobby = signed_in(open_page, alice)
+    line = lobby.locator(f'#playing-matches li[data-match="{match_id}"]')
+    sync_api.expect(line).to_contain_text("Bot level: hard")

@@ -10,6 +10,7 @@ verify`` would rightly find them in no stream); the e2e ratings test plays rated
 from __future__ import annotations
 
 import random
+import uuid
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from shared import keys
 from shared.ratings.rating_fold import DAY_MS, RatedResult
 from shared.readmodels import ReadModels
 
+from .http import Http
 from .table import register
 from .test_browser_table import browser, open_page, register_in, save_screenshot, sync_api  # noqa: F401
 
@@ -81,3 +83,46 @@ def test_the_leaderboard_and_a_rating_chart(open_page, season, lang: str, device
     assert len(points) >= 20 and len(board.locator("#chart circle").all()) == len(points)
     assert board.locator("#chart").get_attribute("aria-label")
     save_screenshot(board, tmp_path, f"rating-chart.{device}{suffix}.png")
+
+
+@pytest.mark.timeout(120)
+def test_a_seek_that_is_dropped_or_expires_is_said_on_the_page(browser, stack):  # noqa: F811
+    """Nobody is left looking unsaid: a seek dropped because its player sat down in MAX_PLAYING
+    matches since seeking, then one that expired, each say so where the page said it was looking
+    (an API of its own: the cap on, one match at once, seeks of 5 s)."""
+    settings = {"RATE_LIMITS": "on", "REGISTRATIONS_PER_HOUR": "1000", "MAX_PLAYING": "1", "SEEK_SECONDS": "5"}
+    with stack.another_api("seeks-api", **settings) as base:
+        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        pairer = None
+        try:
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            page.goto(base)
+            register_in(page, "alice")
+            play, message = page.get_by_role("button", name="Play a rated match"), page.locator("#message")
+            play.click()
+            sync_api.expect(message).to_contain_text("Looking for an opponent")
+            http, token = Http(base), page.evaluate("app.player.token")
+            waiting = http.post("/matches", {}, token=token)  # alice sits down in her one match meanwhile
+            assert waiting.status == 201, waiting.body
+            ben = http.post("/players", {"name": f"ben-{uuid.uuid4().hex[:8]}"}).body
+            bens = http.post("/seeks", {"rated": True}, token=ben["token"])  # paired with alice's: refused
+            assert bens.status == 201, bens.body
+            sync_api.expect(message).to_contain_text("Your seek was dropped")
+            assert page.evaluate("app.matchId") is None
+
+            assert http.request("DELETE", f"/seeks/{bens.body['id']}", token=ben["token"]).status == 204
+            cancelled = http.post(f"/matches/{waiting.body['id']}/actions", {"type": "cancel"}, token=token)
+            assert cancelled.status == 200, cancelled.body
+            play.click()
+            sync_api.expect(message).to_contain_text("Looking for an opponent")
+            pairer = stack.start_pairer()  # its passes find the seek expired
+            sync_api.expect(message).to_contain_text("your seek has expired", timeout=20_000)
+        finally:
+            context.close()
+            if pairer is not None:
+                pairer.terminate()
+                pairer.wait(10)
+                stack.timers.remove(pairer)
+            for name in ("registrations", "streams"):  # the stack itself runs with the limits off
+                stack.redis.delete(keys.limit(name, "127.0.0.1"))

@@ -231,3 +231,20 @@ def test_truc_seek_waits_until_paired_and_truc_leaderboard_lists_settled_players
     rows = stack.http.get("/leaderboard").body["players"]
     assert board.returncode == 0
     assert (rows[0]["name"] in board.stdout) if rows else ("Kenelläkään ei ole" in board.stdout)
+
+
+def test_truc_seek_ends_with_the_reason_when_its_seek_expires(stack):
+    """A seek nobody answers expires (an API whose seeks last 2 s, and a pairer whose pass finds it
+    expired): ``truc seek`` says so in the player's language and exits 1, not waiting for ever."""
+    name = f"lonely-{random.Random().randrange(10**9)}"
+    with stack.another_api("short-seeks-api", SEEK_SECONDS="2") as base:
+        pairer = stack.start_pairer()
+        try:
+            done = subprocess.run([sys.executable, "-m", "services.cli", "seek", "--unrated", "--name", name,
+                                   "--url", base, "--lang", "fr"], env=stack.env, cwd=ROOT, capture_output=True,
+                                  timeout=60, text=True)
+        finally:
+            pairer.terminate()
+            pairer.wait(10)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Recherche d’un adversaire" in done.stdout and "votre recherche a expiré" in done.stderr

@@ -1,8 +1,8 @@
 // The lobby: open matches to join, the player's matches in play to resume and their finished
 // ones to replay; and the new match's terms (time per move, points to win, the variants of
-// RULES.md §10), sent as `rules` with POST /matches.
-// Loaded after table.js, whose globals (app, api, attempt, el, isolate, showInvite, openMatch)
-// it calls. Every text from the server goes through textContent.
+// RULES.md §10), sent as `rules` with POST /matches, and the bot's level for a match against it.
+// Loaded after table.js, whose globals (app, api, attempt, el, isolate, showInvite, openMatch,
+// botLevelLine) it calls. Every text from the server goes through textContent.
 "use strict";
 
 const LOBBY_PAGE = 20;
@@ -52,7 +52,7 @@ function matchLine(match, list) {
   const seats = Object.values(match.players || {}).filter(Boolean).map((seat) => isolate(seat.name));
   const line = el("li", { textContent: `${seats.join(" – ")}: ${match.scores.A}–${match.scores.B} ` });
   line.dataset.match = match.id;
-  const terms = termsOf(match.rules);
+  const terms = [termsOf(match.rules), botLevelLine(match.bot_level)].filter(Boolean).join(" · ");
   if (terms) line.append(el("span", { className: "hint", textContent: `${terms} ` }));
   const button = el("button", { type: "button", textContent: list.verb(), onclick: () => list.choose(match) });
   button.dataset.match = match.id;
@@ -77,10 +77,13 @@ function termsOf(rules) {
   return _("to {target}, {seconds} s a move", { target: rules.target, seconds: rules.turn_seconds });
 }
 
+// The level chosen in the form, sent with `"opponent": "bot"` only.
+const chosenLevel = () => ({ bot_level: $("bot-level").value });
+
 // The terms chosen in the form, as POST /matches takes them; only what differs from the defaults.
 function chosenRules() {
   const rules = {};
-  for (const field of document.querySelectorAll("#match-terms select")) {
+  for (const field of document.querySelectorAll("#match-terms select:not([data-bot])")) {
     if (field.value === field.dataset.default) continue;
     rules[field.name] = /^\d+$/.test(field.value) ? Number(field.value) : field.value;
   }

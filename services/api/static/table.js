@@ -32,6 +32,7 @@ const app = {
   defaulting: null, // the seat whose timeout the log just showed: its next decision was the default
   confirming: false, // "Resign this match?" is asked: the actions are its two answers
   warned: 0, // the version whose clock warning was announced
+  seekId: null, // the rated seek this page opened, while it waits to be paired
 };
 
 const isOver = (view) => OVER.includes(view.status);
@@ -125,17 +126,32 @@ async function signedIn() {
 
 // ---- matches -------------------------------------------------------------------------
 
-// Quick pairing: a rated seek; the player's stream says "paired" with the match, already dealt.
+// Quick pairing: a rated seek; the player's stream says "paired" with the match, already dealt,
+// or "seek" if it ended unpaired: expired, or dropped (the player sat down in too many matches since).
 async function seekRated() {
   await attempt(async () => {
-    await api("POST", "/seeks", { rated: true });
+    const seek = await api("POST", "/seeks", { rated: true });
+    app.seekId = seek.id;
     say(_("Looking for an opponent of your rating…"));
   });
 }
 
 function onPaired(paired) {
+  if (paired.seek_id === app.seekId) app.seekId = null;
   say(_("Opponent found."));
   openMatch(paired.match_id);
+}
+
+// Only this page's seek: the feed also carries the ends of older seeks, and of other devices' ones.
+function onSeekEnded(notice) {
+  if (!app.seekId || notice.seek_id !== app.seekId) return;
+  app.seekId = null;
+  if (notice.status === "dropped" && notice.error === "TOO_MANY_MATCHES") {
+    say(_("Your seek was dropped: you sit in as many unfinished matches as a player may. Finish one, then play again."),
+      "error");
+  } else {
+    say(_("No opponent of your rating was found in time: your seek has expired. Play again to seek once more."));
+  }
 }
 
 // A rematch of the finished match: the first to ask offers it, the other's ask makes it.
@@ -352,6 +368,7 @@ async function watchFeed() {
   feed.addEventListener("turn", (message) => onTurn(JSON.parse(message.data)));
   feed.addEventListener("match", (message) => onMatchStatus(JSON.parse(message.data)));
   feed.addEventListener("paired", (message) => onPaired(JSON.parse(message.data)));
+  feed.addEventListener("seek", (message) => onSeekEnded(JSON.parse(message.data)));
   feed.addEventListener("rematch", (message) => onRematch(JSON.parse(message.data)));
   feed.onopen = () => {
     app.feedRetryMs = 0;
@@ -583,10 +600,20 @@ function renderQuestion(view) {
   box.textContent = `${texts[pending.type]()} ${answer}`;
 }
 
+// A bot match's level, in words (the view and the lobby line carry `bot_level` for those only).
+const BOT_LEVELS = { easy: () => _("easy"), medium: () => _("medium"), hard: () => _("hard"), expert: () => _("expert") };
+
+function botLevelLine(level) {
+  const name = BOT_LEVELS[level];
+  return name ? _("Bot level: {level}", { level: name() }) : "";
+}
+
 function renderSeats(view, me) {
   const round = view.round;
   $("opponent-name").closest(".seat").hidden = !round;
   $("opponent-name").textContent = label(other(me));
+  $("opponent-level").textContent = botLevelLine(view.bot_level);
+  $("opponent-level").hidden = !view.bot_level;
   const backs = round ? round.cards_left[other(me)] : 0;
   const holder = $("opponent-cards");
   holder.replaceChildren(...Array.from({ length: backs }, () => el("span", { className: "card back" })));
@@ -794,7 +821,7 @@ function start() {
   $("sign-out").addEventListener("click", () => attempt(logOut)); // account.js
   $("login-form").addEventListener("submit", logIn);
   $("password-form").addEventListener("submit", setPassword);
-  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot", ...chosenRules() }));
+  $("play-bot").addEventListener("click", () => createMatch({ opponent: "bot", ...chosenLevel(), ...chosenRules() }));
   $("play-friend").addEventListener("click", () => createMatch({ private: true, ...chosenRules() }));
   $("play-rated").addEventListener("click", seekRated);
   $("rematch").addEventListener("click", askRematch);

@@ -94,8 +94,9 @@ def publish_archived(readmodels: ReadSide, projection: FoldedMatch, *, generatio
     models = read_models_of(projection, readmodels.names(seated_ids(projection.state)))
     _record_results(readmodels, projection, models, generation, fold=live)
     players = [seat["id"] for seat in models.summary["players"].values() if seat]
-    readmodels.place_in_lobby(projection.match_id, models.summary["status"], projection.created_at or 0, players,
-                              generation=generation)
+    created_at = projection.created_at or 0
+    readmodels.place_in_lobby(projection.match_id, models.summary["status"], created_at, players, generation=generation)
+    readmodels.retire_archived(projection.match_id, created_at, players, generation=generation)
 
 
 def _record_results(
@@ -109,7 +110,8 @@ def _record_results(
     for result in models.results:
         readmodels.record_result(
             match_id, result.player_id, result.name, result.won,
-            result.rounds_won, result.points_for, result.points_against, generation=generation,
+            result.rounds_won, result.points_for, result.points_against, projection.created_at or 0,
+            generation=generation,
         )
     rated = rated_result_of(projection)
     if rated is not None:

@@ -13,7 +13,9 @@ from typing import Any
 import redis
 
 from shared import keys
+from shared.readmodels.cold_lists import cold_keys
 from shared.readmodels.generations import Pointer, read_pointer
+from shared.readmodels.retiring import CHILLED_STATUSES
 
 _SCAN_COUNT = 1000
 
@@ -101,7 +103,11 @@ def drop_generation(client: Any, generation: int) -> int:
     doomed += [(keys.player_results(p, generation), keys.player_totals(p, generation)) for p in players]
     doomed += [(key,) for status in keys.LOBBY_STATUSES
                for key in _scan(client, keys.player_matches_pattern(status, generation))]
+    doomed += [(key,) for status in CHILLED_STATUSES  # archived matches' places: the lists' cold records
+               for key in [*cold_keys(client, keys.lobby(status, generation)),
+                           *_scan(client, keys.player_matches_pattern(status, generation) + ":cold*")]]
     doomed += [(key,) for key in _scan(client, keys.player_ratings_pattern(generation))]
+    doomed += [(key,) for key in _scan(client, keys.player_ratings_fence_pattern(generation))]
     doomed += [(key,) for key in [*keys.generation_global_keys(generation), *keys.ratings_global_keys(generation)]]
     deleted = 0
     for start in range(0, len(doomed), _SCAN_COUNT):

@@ -34,7 +34,7 @@ def test_bytes_left_per_archived_match(redis_client: redis.Redis) -> None:
         a, b = rng.choice(pairs)
         finished_match(redis_client, match_id, seed=n % 50, players=((a, a), (b, b)))
     players = [f"p{n}" for n in range(PLAYERS)]
-    shared = [keys.lobby("finished"), keys.lobby("cancelled"), keys.scoreboard_matches(),
+    shared = [keys.lobby("finished"), keys.lobby("cancelled"), keys.scoreboard_matches(), keys.scoreboard_archived(),
               *(keys.player_matches(p, s) for p in players for s in ("finished", "cancelled")),
               *(keys.player_results(p) for p in players)]
     slot_keys = [key.decode() for key in redis_client.scan_iter(match="truc:{m:*", count=1000)]
@@ -44,10 +44,10 @@ def test_bytes_left_per_archived_match(redis_client: redis.Redis) -> None:
     left = [key.decode() for key in redis_client.scan_iter(match="truc:{m:*", count=1000)]
     assert sorted(left) == sorted(keys.match_archived(m) for m in match_ids)
     index, lists = _usage(redis_client, left) / MATCHES, _usage(redis_client, shared) / MATCHES
-    cold = [key for listed in shared[:2] + shared[3:3 + 2 * PLAYERS] for key in cold_keys(redis_client, listed)]
+    cold = [key for listed in shared[:2] + shared[4:4 + 2 * PLAYERS] for key in cold_keys(redis_client, listed)]
     lists += _usage(redis_client, cold) / MATCHES
-    families = {"lobby": shared[:2], "counted set": shared[2:3], "players' lists": shared[3:3 + 2 * PLAYERS],
-                "cold lists": cold, "ledgers": shared[3 + 2 * PLAYERS:]}
+    families = {"lobby": shared[:2], "counted set": shared[2:4], "players' lists": shared[4:4 + 2 * PLAYERS],
+                "cold lists": cold, "ledgers": shared[4 + 2 * PLAYERS:]}
     parts = ", ".join(f"{name} {_usage(redis_client, names) / MATCHES:.0f}" for name, names in families.items())
     print(f"\nRedis bytes per finished match before archiving: {before:.0f}; after: {index + lists:.0f} "
           f"(index entry {index:.0f}; {parts})")

@@ -14,12 +14,11 @@ import redis
 from services.projector.catchup.catching_up import catch_up
 from services.projector.catchup.projector_context import ProjectorContext
 from shared import keys
-from shared.archive import leaving
 from shared.archive.archiving import Archiver
 from shared.archive.memory import InMemoryArchive
 from shared.eventstore import RedisEventStore
 from shared.eventstore.schema import iso_from_ms, ms_from_iso
-from shared.readmodels import ReadModels
+from shared.readmodels import ReadModels, retiring
 from shared.readmodels.cold_lists import DAY_MS, LOBBY_SPAN_MS, PLAYER_SPAN_MS, chill, cold_keys, newest_first
 from shared.readmodels.lobby_lists import LobbyLists
 from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match
@@ -65,7 +64,7 @@ def archive_lines(client: redis.Redis, lines: dict[str, dict], match_ids: list[s
     for match_id in match_ids:
         client.delete(keys.match_views(match_id))
         players = [seat["id"] for seat in lines[match_id]["players"].values()]
-        assert leaving.chill_lists(client, match_id, players, [0]) == 3
+        assert retiring.chill_lists(client, match_id, players, [0]) == 3
     return {match_id: lines[match_id] for match_id in match_ids}
 
 
@@ -149,12 +148,13 @@ def test_a_late_catch_up_of_an_archived_match_counts_nothing_twice_and_lists_it_
         redis_client: redis.Redis) -> None:
     finished_match(redis_client, "m1")
     models = ReadModels(redis_client)
-    board, ledger = models.scoreboard(), redis_client.hgetall(keys.player_results("m1a"))
+    board = models.scoreboard()
+    assert redis_client.hexists(keys.player_results("m1a"), "m1")
     archiver = Archiver(redis_client, InMemoryArchive(), HOUR_MS, clock=lambda: ENDED_AT + 2 * HOUR_MS)
     assert archiver.archive_one("m1").result == "archived"
     catch_up("m1", ProjectorContext(RedisEventStore(redis_client), models))  # its stream is gone: nothing folds
     assert models.scoreboard() == board
-    assert redis_client.hgetall(keys.player_results("m1a")) == {field: b"" for field in ledger}
+    assert not redis_client.exists(keys.player_results("m1a"))  # its cold record is the guard now
     assert not any(redis_client.exists(key) for key in _lists("m1a", "m1b"))  # nothing listed hot again
     lobby = list(newest_first(redis_client, keys.lobby("finished"), LOBBY_SPAN_MS))
     assert [match_id for _, match_id in lobby] == [b"m1"]

@@ -19,6 +19,7 @@ from shared.archive.archiving import STEPS, Archiver
 from shared.archive.files import FileArchive
 from shared.archive.index import ArchiveIndex
 from shared.eventstore import RedisEventStore
+from shared.readmodels.scoreboard import Scoreboard
 from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match, match_keys
 from tests.waiting import wait_until
 
@@ -54,13 +55,27 @@ def test_a_run_stopped_at_each_step_leaves_the_match_whole_and_a_rerun_finishes(
         if reached == step:
             raise Stopped(step)
 
+    board = Scoreboard(redis_client).scoreboard()
     with pytest.raises(Stopped):
         Archiver(redis_client, archive, HOUR_MS, clock=lambda: ENDED_AT + 2 * HOUR_MS, stop=stop).archive_one("m1")
-    assert whole_somewhere(redis_client, archive, "m1", events) == ("archive" if step == "left" else "redis")
+    left = step in ("left", "chilled")
+    assert whole_somewhere(redis_client, archive, "m1", events) == ("archive" if left else "redis")
+    assert count_again(redis_client, "m1", events) == [False, False]
+    assert Scoreboard(redis_client).scoreboard() == board
     rerun = Archiver(redis_client, archive, HOUR_MS, clock=lambda: ENDED_AT + 2 * HOUR_MS)
-    assert rerun.archive_one("m1").result == ("already" if step == "left" else "archived")
+    assert rerun.archive_one("m1").result == ("already" if left else "archived")
     assert whole_somewhere(redis_client, archive, "m1", events) == "archive"
     assert rerun.due() == []
+    assert count_again(redis_client, "m1", events) == [False, False]
+    assert Scoreboard(redis_client).scoreboard() == board
+    assert not redis_client.exists(keys.scoreboard_matches(), *(keys.player_results(p) for p in ("m1a", "m1b")))
+
+
+def count_again(client: redis.Redis, match_id: str, events: list) -> list[bool]:
+    """A late duplicate of the match's projection counts each player's result again: newly counted?"""
+    board = Scoreboard(client)
+    return [board.record_result(match_id, player_id, player_id, True, 1, 12, 0, events[0].at)
+            for player_id in (f"{match_id}a", f"{match_id}b")]
 
 
 def _start(redis_server: EmbeddedRedis, data_dir: Path, log_name: str) -> subprocess.Popen:

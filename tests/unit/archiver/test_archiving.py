@@ -46,7 +46,11 @@ def test_the_lobby_and_the_scoreboard_keep_the_match(fake_redis: fakeredis.FakeR
     assert fake_redis.zrange(keys.lobby("finished"), 0, -1, withscores=True) == []  # moved to the cold records
     assert [(member, float(at)) for at, member in newest_first(fake_redis, keys.lobby("finished"),
                                                                LOBBY_SPAN_MS)] == lobby
-    assert fake_redis.hget(keys.player_results("m1a"), "m1") == b""  # still counted, its value emptied
+    assert not fake_redis.hexists(keys.player_results("m1a"), "m1")  # its cold record is the guard now
+    assert fake_redis.scard(keys.scoreboard_matches()) == 0 and fake_redis.get(keys.scoreboard_archived()) == b"1"
+    created_at = int(lobby[0][1])
+    assert not models.record_result("m1", "m1a", "alice", True, 2, 12, 0, created_at)  # a late duplicate
+    assert models.scoreboard() == board
 
 
 def test_the_due_list_holds_a_finished_match_until_it_is_archived(fake_redis: fakeredis.FakeRedis) -> None:

@@ -24,6 +24,7 @@ SAME_AS_ENGLISH = {
     ("terminal", "dealer {seat}"): {"nl"},
     ("terminal", "Match {match}"): {"nl"},
     ("messages", "{count} minute"): {"fr"},  # the same word in French
+    ("table", "expert"): {"fr", "ca", "nl"},  # the bot's top level: the same word
 }
 
 

@@ -1,0 +1,90 @@
+"""A pairing whose match cannot be made, on a real redis-server: a player who sat down in
+``MAX_PLAYING`` matches after seeking is told their seek was dropped (TOO_MANY_MATCHES), and the
+other player's seek is open again, as old as it was, and pairs next with someone else."""
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from services.api import create_app
+from shared import keys
+from shared.config import Config
+from shared.eventstore.schema import iso_from_ms
+from shared.keys import seeks as seek_keys
+
+
+class Lobby:
+    """Players over HTTP on an app with the cap on unfinished matches at 2."""
+
+    def __init__(self, redis_url: str, client, data_dir: str) -> None:
+        config = Config.from_env({"REDIS_URL": redis_url, "DATA_DIR": data_dir, "METRICS": "off",
+                                  "MAX_PLAYING": "2", "REGISTRATIONS_PER_HOUR": "100"})
+        self.redis, self.http = client, create_app(config).test_client()
+
+    def player(self, name: str) -> tuple[str, dict]:
+        body = self.http.post("/players", json={"name": name}).get_json()
+        return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
+    def seek(self, auth: dict) -> dict:
+        answer = self.http.post("/seeks", json={"rated": True}, headers=auth)
+        assert answer.status_code == 201, answer.get_json()
+        return answer.get_json()
+
+    def told(self, player_id: str, kind: str) -> list[dict]:
+        return [orjson.loads(fields[b"data"]) for _, fields in self.redis.xrange(keys.player_feed(player_id))
+                if fields[b"type"] == kind.encode()]
+
+    def open_seek(self, player_id: str) -> dict | None:
+        seek_id = self.redis.hget(seek_keys.SEEKERS, player_id)
+        raw = seek_id and self.redis.hget(seek_keys.SEEKS, seek_id)
+        return orjson.loads(raw) | {"id": seek_id.decode()} if raw else None
+
+
+@pytest.fixture
+def lobby(redis_server, redis_client, tmp_path) -> Lobby:
+    return Lobby(redis_server.url, redis_client, str(tmp_path))
+
+
+def test_a_seeker_capped_since_seeking_is_told_and_the_other_seek_pairs_next(lobby: Lobby) -> None:
+    (ana, ana_auth), (ben, ben_auth), (cai, cai_auth) = (lobby.player(name) for name in ("ana", "ben", "cai"))
+    anas = lobby.seek(ana_auth)
+    for _ in range(2):  # ana sits down in MAX_PLAYING matches while her seek waits
+        assert lobby.http.post("/matches", json={}, headers=ana_auth).status_code == 201
+
+    bens = lobby.seek(ben_auth)  # the pass pairs ben with ana: her cap refuses the match
+
+    assert lobby.told(ana, "seek") == [{"seek_id": anas["id"], "status": "dropped", "error": "TOO_MANY_MATCHES"}]
+    assert lobby.told(ana, "paired") == [] and lobby.told(ben, "paired") == [] and lobby.told(ben, "seek") == []
+    reopened = lobby.open_seek(ben)
+    assert reopened["id"] == bens["id"] and iso_from_ms(reopened["expires"]) == bens["expires_at"]  # as old as it was
+    assert lobby.open_seek(ana) is None
+    again = lobby.http.post("/seeks", json={"rated": True}, headers=ben_auth)
+    assert again.status_code == 409 and again.get_json()["error"] == "SEEK_OPEN"
+
+    lobby.seek(cai_auth)
+
+    (to_ben,), (to_cai,) = lobby.told(ben, "paired"), lobby.told(cai, "paired")
+    assert to_ben["match_id"] == to_cai["match_id"]
+    assert to_ben["seek_id"] == bens["id"] and to_ben["seat"] == "A"  # the older seek: ben waited longer
+    assert lobby.open_seek(ben) is None and lobby.told(ana, "paired") == []
+    assert lobby.redis.hlen(seek_keys.PAIRINGS) == 0
+
+
+def test_a_reopened_seek_that_expired_meanwhile_is_told_expired(lobby: Lobby, monkeypatch) -> None:
+    (ana, ana_auth), (ben, ben_auth) = lobby.player("ana"), lobby.player("ben")
+    lobby.seek(ana_auth)
+    for _ in range(2):
+        lobby.http.post("/matches", json={}, headers=ana_auth)
+    matchmaker = lobby.http.application.extensions["truc"].matchmaker
+    pairings: list = []
+    monkeypatch.setattr(matchmaker, "make", lambda made: pairings.append(made) or False)  # made later
+    bens = lobby.seek(ben_auth)
+    monkeypatch.undo()
+    (pairing,) = pairings
+    pool = matchmaker.pool
+    monkeypatch.setattr(pool, "_clock", lambda: pairing.b["expires"] + 1)
+
+    assert matchmaker.make(pairing) is False
+
+    assert lobby.told(ben, "seek") == [{"seek_id": bens["id"], "status": "expired"}]
+    assert lobby.open_seek(ben) is None and lobby.told(ana, "seek")[0]["status"] == "dropped"
