@@ -49,7 +49,8 @@ async function setPassword(event) {
 
 // What the account panel shows: asked again whenever the player changes.
 function renderAccount() {
-  $("account").hidden = !app.player;
+  // Like the lobby, out of the way while a match is played: a phone's screen is the table's.
+  $("account").hidden = !app.player || (app.view !== null && !isOver(app.view));
   if (!app.player) return;
   const asked = app.player.token;
   Promise.all([api("GET", "/players/me/sessions"), api("GET", `/players/me/matches?status=playing&limit=${MY_MATCHES_PAGE}`)])

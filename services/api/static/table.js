@@ -497,6 +497,7 @@ function render(view) {
   $("match").dataset.version = view.version;
   $("match").dataset.status = view.status;
   $("lobby").hidden = !app.player || !isOver(view);
+  $("account").hidden = !app.player || !isOver(view); // account.js: the same, out of the way while played
   $("rematch").hidden = !(view.status === "finished" && view.you);
   $("share").hidden = !(view.status === "waiting" && view.you === "A");
   $("share-link").value = $("share").hidden ? "" : shareLink(view);
