@@ -120,7 +120,8 @@ def _services(
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     # An archived match's commands are refused as a finished one's.
-    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
+    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived,
+                      alongside=True)  # the store, the seeds and the player directory share ``client``
     read_models = _read_models(client, subscriber, store, NameChanges(subscriber))
     limits = Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID)
     return Services(

@@ -23,9 +23,9 @@ from shared.connect import connect
 from shared.rules import PlayCard, Seat, legal_actions
 from tests.waiting import wait_until
 
-CREATE = 4
-JOIN = 5
-JOIN_AFTER_CATCH_UP = 5  # the projector read the match since its creation: the join asks again
+CREATE = 2
+JOIN = 1  # the create's catch-up, asked for and not read yet, folds the join too
+JOIN_AFTER_CATCH_UP = 2  # the projector read the match since its creation: the join asks again
 ACTION = 1
 
 
@@ -103,3 +103,20 @@ def test_an_ordinary_action_is_one_round_trip(api: CountedApi) -> None:
     _, match_id = api.create()
     api.join(match_id)
     assert [api.play_a_card(match_id) for _ in range(3)] == [ACTION] * 3
+
+
+def test_a_new_match_is_stored_with_its_seed_even_when_redis_lost_its_scripts(
+    api: CountedApi, redis_client: redis.Redis,
+) -> None:
+    redis_client.script_flush()  # the append's transaction meets NOSCRIPT: sent again, seed and all
+    _, match_id = api.create()
+    assert redis_client.xlen(keys.match_events(match_id)) >= 1
+    assert len(redis_client.get(keys.match_seed(match_id))) == 64
+    assert api.join(match_id) >= 1  # dealt from the seed the append stored
+
+
+def test_the_view_of_a_join_names_both_players_from_the_append_s_round_trip(api: CountedApi) -> None:
+    _, match_id = api.create()
+    trips, view = api.trips("POST", f"/matches/{match_id}/join", Seat.B)
+    assert trips == JOIN
+    assert {seat: player["name"] for seat, player in view["players"].items()} == {"A": "countedA", "B": "countedB"}

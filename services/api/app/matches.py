@@ -43,9 +43,11 @@ class Chances:
             chance = self._keep(match_id, SeededChance(seed))
         return chance
 
-    def keep(self, match_id: str, chance: SeededChance) -> None:
-        """Store the seed of a new match (before the match exists: it deals from it), and keep it here."""
-        self._seeds.put(match_id, chance.seed)
+    def keep(self, match_id: str, chance: SeededChance, put: bool = True) -> None:
+        """Store the seed of a new match (before the match exists: it deals from it), and keep it here;
+        ``put=False``: the match's first append stores it (see ``Matches.alongside``)."""
+        if put:
+            self._seeds.put(match_id, chance.seed)
         self._keep(match_id, chance)  # the join and first moves here need not read it back
 
     def _keep(self, match_id: str, chance: Chance) -> Chance:
@@ -60,9 +62,12 @@ class Matches:
 
     def __init__(
         self, store: CommandStore, notify: Callable[[str], None], seeds: Seeds, folds: FoldCache | None = None,
-        archived: Callable[[str], bool] = lambda match_id: False,
+        archived: Callable[[str], bool] = lambda match_id: False, alongside: bool = False,
     ) -> None:
         self.store = store
+        # The store is Redis's, on the server of the seeds' vault and the player directory: a new
+        # match's seed, and the names its view shows, go in the append's round trip.
+        self.alongside = alongside
         self.archived = archived  # whether the match left Redis for the archive (its stream is gone)
         self.notify = notify  # asks the projector to catch a match up
         self.chances = Chances(seeds)

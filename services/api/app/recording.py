@@ -12,10 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.codec import encode
+from shared.directory import name_reads, names_read
 from shared.eventstore import AppendToken, ConcurrencyError, NotDurableError, StoredEvent
+from shared.eventstore.alongside import Alongside
 from shared.fold import FoldedMatch, fold
 from shared.observability import metrics
+from shared.readmodels.projection import seated_ids
 from shared.rules import Event, MatchState, Seat, Step
+from shared.seeds import seed_write
 
 from .application_errors import BusyError
 from .loading import existing
@@ -34,6 +38,7 @@ class Recorded:
     events: list[StoredEvent]
     seat: Seat | None  # the seat of the player who asked
     decided: tuple[Event, ...] | None = None  # the engine events ``events`` record, when this request decided them
+    names: dict[str, str] | None = None  # the seated players' names, when read in the append's round trip
 
 
 Attempt = Callable[[FoldedMatch, bool], Recorded | None]
@@ -43,12 +48,20 @@ None to decide again on the stream."""
 
 def record(
     matches: Matches, match: FoldedMatch, stepped: Step, seat: Seat | None, token: AppendToken | None = None,
+    seed: str | None = None, named: bool = False,
 ) -> Recorded:
     """Append the events of ``stepped``, the engine's step on ``match``, at its version;
-    ConcurrencyError if the stream moved on."""
-    events = stepped.events
+    ConcurrencyError if the stream moved on. ``seed``: a new match's, stored before it unless
+    stored already; ``named``: read the seated players' names too (the view of a create or join).
+    With ``matches.alongside`` both go in the append's round trip."""
+    events, encoded = stepped.events, [encode(e) for e in stepped.events]
+    seated = seated_ids(stepped.state) if named and matches.alongside else ()
+    alongside = None
+    if matches.alongside and (seed is not None or seated):
+        alongside = Alongside(() if seed is None else (seed_write(match.match_id, seed),), name_reads(seated))
     try:
-        appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
+        appended = (matches.store.append_events(match.match_id, encoded, match.version, token) if alongside is None
+                    else matches.store.append_events(match.match_id, encoded, match.version, token, alongside))
     except NotDurableError as unconfirmed:  # recorded on the master all the same: have it projected
         if unconfirmed.appended is not None and unconfirmed.appended.ask_catch_up:
             matches.notify(match.match_id)
@@ -58,7 +71,8 @@ def record(
         matches.notify(match.match_id)
     now = fold(match, appended.events, events, stepped.state)  # just stepped: not decoded nor evolved again
     matches.folds.put(now)
-    return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events))
+    names = names_read(seated, appended.read_alongside) if seated else None
+    return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events), names)
 
 
 def retrying(matches: Matches, match_id: str, attempt: Attempt, cached: FoldedMatch | None = None) -> Recorded:

@@ -46,15 +46,24 @@ def test_the_match_service_asks_only_when_the_store_says_so(fake_redis) -> None:
     service = Matches(store, notified.append, InMemorySeeds())
     alice, bob = Player("alice-id", "alice"), Player("bob-id", "bob")
     match_id = create(service, alice, {"rules": Rules(), "first_dealer": None}).match_id
-    joined = join(service, match_id, bob)  # a join reads the stream first: it asks again
-    assert notified == [match_id, match_id]
+    joined = join(service, match_id, bob)  # decided on the cached match: no read, the create's catch-up folds it
+    assert notified == [match_id]
     on_turn = alice if joined.state.round.turn.value == "A" else bob
-    act(service, match_id, on_turn, {"type": "raise"})  # no catch-up has read since the join
-    assert notified == [match_id, match_id]
+    act(service, match_id, on_turn, {"type": "raise"})  # no catch-up has read since the create
+    assert notified == [match_id]
     store.read(match_id, after=joined.version)
     other = bob if on_turn is alice else alice
     act(service, match_id, other, {"type": "accept"})
-    assert notified == [match_id] * 3
+    assert notified == [match_id] * 2
+
+
+def test_a_join_in_a_process_that_has_not_folded_the_match_reads_it_and_asks_again(fake_redis) -> None:
+    notified: list[str] = []
+    store, seeds = RedisEventStore(fake_redis), InMemorySeeds()
+    match_id = create(Matches(store, notified.append, seeds), Player("alice-id", "alice"),
+                      {"rules": Rules(), "first_dealer": None}).match_id
+    join(Matches(store, notified.append, seeds), match_id, Player("bob-id", "bob"))
+    assert notified == [match_id, match_id]
 
 
 def test_a_read_can_carry_one_more_command_sent_after_it(store: RedisEventStore) -> None:
