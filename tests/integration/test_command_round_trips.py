@@ -3,8 +3,8 @@
 
 Issue 26's budget: an action one round trip in the common case, a create or a join at most two.
 The counts are taken once the process is warm (its connections open, the players' tokens
-known), as in the benchmark's windows; no projector runs, so each count says whether the
-append asked for a catch-up.
+known, the catch-up lane armed), as in the benchmark's windows. No projector runs: a test
+clears a match's catch-up flag where the projector's read would have.
 """
 from __future__ import annotations
 
@@ -23,10 +23,14 @@ from shared.connect import connect
 from shared.rules import PlayCard, Seat, legal_actions
 from tests.waiting import wait_until
 
-CREATE = 2
-JOIN = 1  # the create's catch-up, asked for and not read yet, folds the join too
-JOIN_AFTER_CATCH_UP = 2  # the projector read the match since its creation: the join asks again
+# The seed written and the view's names read in the append's round trip, and the catch-up
+# request sent after it there (it files the match only if the append asked for a catch-up).
+CREATE = 1
+JOIN = 1
 ACTION = 1
+
+
+QUEUE = Config.from_env({}).queue_name  # its lanes' keys (one lane: CATCH_UP_LANES=1)
 
 
 class CountedApi:
@@ -90,7 +94,8 @@ def test_a_join_after_the_projector_read_the_match_asks_for_its_catch_up(
 ) -> None:
     _, match_id = api.create()
     redis_client.delete(keys.match_catch_up(match_id))  # as the projector's read of the new match does
-    assert api.join(match_id) == JOIN_AFTER_CATCH_UP
+    assert api.join(match_id) == JOIN
+    assert redis_client.sismember(keys.lane_pending(QUEUE, 0), match_id)  # filed for its catch-up
 
 
 def test_a_private_match_is_created_and_joined_by_its_invite_within_the_budget(api: CountedApi) -> None:
@@ -103,6 +108,30 @@ def test_an_ordinary_action_is_one_round_trip(api: CountedApi) -> None:
     _, match_id = api.create()
     api.join(match_id)
     assert [api.play_a_card(match_id) for _ in range(3)] == [ACTION] * 3
+
+
+def test_an_action_whose_append_asks_for_a_catch_up_files_it_in_the_same_round_trip(
+    api: CountedApi, redis_client: redis.Redis,
+) -> None:
+    _, match_id = api.create()
+    api.join(match_id)
+    redis_client.delete(keys.match_catch_up(match_id), keys.lane_pending(QUEUE, 0))  # read and drained
+    assert api.play_a_card(match_id) == ACTION
+    assert redis_client.sismember(keys.lane_pending(QUEUE, 0), match_id)
+    redis_client.srem(keys.lane_pending(QUEUE, 0), match_id)
+    assert api.play_a_card(match_id) == ACTION  # not asked: the catch-up asked for will fold it too
+    assert not redis_client.sismember(keys.lane_pending(QUEUE, 0), match_id)
+
+
+def test_a_catch_up_request_refused_in_the_append_s_round_trip_is_sent_on_its_own(
+    api: CountedApi, redis_client: redis.Redis,
+) -> None:
+    _, match_id = api.create()
+    api.join(match_id)
+    redis_client.delete(keys.match_catch_up(match_id), keys.lane_pending(QUEUE, 0))
+    redis_client.script_flush()  # the request's script is gone: NOSCRIPT in the append's round trip
+    assert api.play_a_card(match_id) > ACTION
+    assert redis_client.sismember(keys.lane_pending(QUEUE, 0), match_id)
 
 
 def test_a_new_match_is_stored_with_its_seed_even_when_redis_lost_its_scripts(
