@@ -53,12 +53,14 @@ def record(
     """Append the events of ``stepped``, the engine's step on ``match``, at its version;
     ConcurrencyError if the stream moved on. ``seed``: a new match's, stored before it unless
     stored already; ``named``: read the seated players' names too (the view of a create or join).
-    With ``matches.alongside`` both go in the append's round trip."""
+    With ``matches.alongside`` both go in the append's round trip, and with ``matches.riding``
+    the catch-up request too (it files the match only if the append asks for a catch-up)."""
     events, encoded = stepped.events, [encode(e) for e in stepped.events]
     seated = seated_ids(stepped.state) if named and matches.alongside else ()
     riding = None if matches.riding is None else matches.riding(match.match_id, match.version + len(events))
     writes = () if seed is None or not matches.alongside else (seed_write(match.match_id, seed),)
-    reads = name_reads(seated) + (() if riding is None else (riding[0],))
+    naming = name_reads(seated)
+    reads = naming + (() if riding is None else (riding[0],))
     alongside = Alongside(writes, reads) if writes or reads else None
     try:
         appended = (matches.store.append_events(match.match_id, encoded, match.version, token) if alongside is None
@@ -71,7 +73,7 @@ def record(
     _ask_catch_up(matches, match.match_id, appended, riding)
     now = fold(match, appended.events, events, stepped.state)  # just stepped: not decoded nor evolved again
     matches.folds.put(now)
-    names = names_read(seated, appended.read_alongside[:len(seated)]) if seated else None
+    names = names_read(seated, appended.read_alongside[:len(naming)]) if seated else None
     return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events), names)
 
 
