@@ -1,11 +1,12 @@
 """Commands of the caller's sent in an append's round trip: writes before it, reads after it.
 
-A new match's secret seed must be stored before the match exists, and the view answered
-after a create or a join names its players (:mod:`shared.directory`): each cost a round
-trip of its own beside the append's. On one server, ``before`` writes and the append go in
-one transaction (MULTI/EXEC: all of them or none, so no match is left without its seed),
-and the ``after`` reads ride in it too. On a Redis Cluster the reads' keys live on other
-nodes: each part goes in turn (the writes first, they share the match's slot), as before.
+A new match's secret seed must be stored before the match exists, the view answered after
+a create or a join names its players (:mod:`shared.directory`), and an append that asks for
+a catch-up files the match in its lane (:mod:`shared.catch_up_lanes`): each cost a round trip
+of its own beside the append's. On one server, ``before`` writes and the append go in one
+transaction (MULTI/EXEC: all of them or none, so no match is left without its seed), and
+the ``after`` commands follow in the same round trip. On a Redis Cluster their keys live on
+other nodes: each part goes in turn (the writes first, they share the match's slot).
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ Command = tuple[Any, ...]
 
 @dataclass(frozen=True)
 class Alongside:
-    """Writes to send before an append (keys in the match's slot) and reads to send after it."""
+    """Writes to send before an append (keys in the match's slot), and commands to send after it
+    (their replies, errors among them, are the caller's to read)."""
 
     before: tuple[Command, ...] = ()
     after: tuple[Command, ...] = ()
@@ -32,7 +34,7 @@ class Alongside:
 def run_alongside(
     client: Any, script: Script, script_keys: Sequence[str], args: Sequence[Any], alongside: Alongside,
 ) -> tuple[Any, tuple[Any, ...]]:
-    """The script's answer and the ``after`` reads' replies (an error among them as its exception)."""
+    """The script's answer and the ``after`` commands' replies (an error among them as its exception)."""
     if is_cluster_client(client):
         write(client, alongside.before)
         return script(client, script_keys, args), send(client, alongside.after)
