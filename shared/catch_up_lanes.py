@@ -33,13 +33,19 @@ from typing import Any
 from shared import keys
 from shared.eventstore.lua import Script
 
+Command = tuple[Any, ...]
+
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 COUNT_SECONDS = 1.0  # how long the live workers' count is trusted before RQ's registry is read again
 MAX_LANES = 64  # lanes past the workers would only make drains hand workers back and forth
 
 # One round trip for a request: file the match, and arm the lane unless it is armed; an
 # armed lane's drain may be waiting for requests, so wake it (one token is enough).
+# Riding an append's round trip (ARGV[3], the version the append leads to, and KEYS[4], the
+# match's catch-up flag): only if the flag holds that version, i.e. that append asked for a
+# catch-up and no read has answered it yet; -1 if not (the caller asks as usual, if it must).
 _REQUEST = Script("""
+if ARGV[3] and redis.call('GET', KEYS[4]) ~= ARGV[3] then return -1 end
 redis.call('SADD', KEYS[1], ARGV[1])
 if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return 1 end
 if redis.call('LLEN', KEYS[3]) == 0 then redis.call('RPUSH', KEYS[3], '1') end
@@ -79,12 +85,34 @@ class LaneRequests:
     def request(self, match_id: str) -> bool:
         """Ask for a catch-up of ``match_id``; True if this queued its lane's drain job."""
         lane = self.lane_of(match_id)
-        name = self.queue_name
-        lane_keys = (keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane))
-        armed_now = bool(_REQUEST(self._client, lane_keys, (match_id, ARMED_MS)))
+        armed_now = bool(_REQUEST(self._client, self._lane_keys(lane), (match_id, ARMED_MS)))
         if armed_now:
             self.queue_drain(lane)
         return armed_now
+
+    def riding_request(self, match_id: str, version: int) -> tuple[Command, Callable[[Any], bool]]:
+        """The request of a catch-up of ``match_id`` as a command for the round trip of the append
+        that leads it to ``version`` (after it), and what to make of its reply: True if it filed
+        the match (that append asked, and the lane's drain is queued if this armed it), False if
+        not (the append did not ask, or a read answered it first: ask as usual if the append did).
+
+        Its keys span two slots (the lane's and the match's): for one server only, whose client
+        is this one."""
+        lane = self.lane_of(match_id)
+        command = _REQUEST.by_sha((*self._lane_keys(lane), keys.match_catch_up(match_id)),
+                                  (match_id, ARMED_MS, version))
+
+        def filed(reply: Any) -> bool:
+            if isinstance(reply, Exception) or int(reply) < 0:
+                return False
+            if int(reply) == 1:
+                self.queue_drain(lane)
+            return True
+        return command, filed
+
+    def _lane_keys(self, lane: int) -> tuple[str, str, str]:
+        name = self.queue_name
+        return keys.lane_pending(name, lane), keys.lane_armed(name, lane), keys.lane_wake(name, lane)
 
     def queue_drain(self, lane: int) -> None:
         """Queue the drain job of a lane just armed; disarm it if that fails, so that no armed

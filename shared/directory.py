@@ -8,7 +8,7 @@ an erased player's name there is its placeholder (``shared.erasure``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from shared import keys
@@ -22,9 +22,23 @@ def names_in(client: Any, player_ids: Iterable[str]) -> dict[str, str]:
     if not wanted:
         return {}
     pipe = client.pipeline(transaction=False)
-    for player_id in wanted:
-        pipe.hget(keys.player(player_id), _NAME)
-    return {player_id: name.decode() for player_id, name in zip(wanted, pipe.execute()) if name is not None}
+    for read in name_reads(wanted):
+        pipe.execute_command(*read)
+    return names_read(wanted, pipe.execute())
+
+
+def name_reads(player_ids: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    """The commands that read the names of ``player_ids``, for a caller's own round trip (each id once)."""
+    return tuple(("HGET", keys.player(player_id), _NAME) for player_id in dict.fromkeys(player_ids))
+
+
+def names_read(player_ids: Iterable[str], replies: Sequence[Any]) -> dict[str, str]:
+    """The names that the replies of :func:`name_reads` ``(player_ids)`` give (unknown ids: left out)."""
+    wanted = list(dict.fromkeys(player_ids))
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    return {player_id: name.decode() for player_id, name in zip(wanted, replies) if name is not None}
 
 
 def enter_unknown(client: Any, names: dict[str, str]) -> list[str]:

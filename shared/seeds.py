@@ -41,8 +41,13 @@ class SeedVault:
         self._client = client
 
     def put(self, match_id: str, seed: str) -> None:
-        self._client.set(keys.match_seed(match_id), seed)
+        self._client.execute_command(*seed_write(match_id, seed))
 
     def get(self, match_id: str) -> str | None:
         raw = self._client.get(keys.match_seed(match_id))
         return None if raw is None else raw.decode()
+
+
+def seed_write(match_id: str, seed: str) -> tuple[str, str, str]:
+    """The command that stores a match's seed in the vault: a new match's first append may carry it."""
+    return ("SET", keys.match_seed(match_id), seed)

@@ -13,7 +13,7 @@ from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_
 from shared.archive.archived_summaries import ArchivedSummaries
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
-from shared.connect import connect
+from shared.connect import connect, is_cluster_client
 from shared.directory import names_in
 from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
@@ -41,6 +41,7 @@ from . import (
 from .abuse_limits import Limiter, rate_limit_headers
 from .api_error import ApiError
 from .app import Matches, latest
+from .app.matches import RidingRequest
 from .archive_health import ArchiveHealth
 from .browser_table import blp as table_blueprint
 from .catch_up_requests import CatchUpRequests, catch_up_queue, rebuild_queue
@@ -112,7 +113,10 @@ def _services(
     client = redis_client or connect(config.redis_url, max_connections=config.redis_connections, count=count)
     queue_redis = queue_client or (client if config.queue_url == config.redis_url else connect(config.queue_url))
     queue, rebuilds = catch_up_queue(queue_redis, config.queue_name), rebuild_queue(queue_redis, config.queue_name)
-    notify = _catch_up_asker(app, CatchUpRequests(queue, config.catch_up_lanes))
+    lanes = CatchUpRequests(queue, config.catch_up_lanes)
+    notify = _catch_up_asker(app, lanes)
+    # One server for the streams and the queue: a request rides its append's round trip.
+    riding = _riding_asker(app, lanes) if queue_redis is client and not is_cluster_client(client) else None
     archive = archive_of(config) if archive is None else archive
     store = _store(config, client, clock, archive)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
@@ -120,7 +124,8 @@ def _services(
     revocations = Revocations(known_tokens, subscriber)
     players = PlayerRegistry(client, known_tokens, trusted=revocations.trusted)
     # An archived match's commands are refused as a finished one's.
-    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived)
+    matches = Matches(store, notify, ArchivedSeeds(SeedVault(client), store), archived=store.is_archived,
+                      alongside=True, riding=riding)  # the store, the seeds and the player directory share ``client``
     read_models = _read_models(client, subscriber, store, NameChanges(subscriber))
     limits = Limiter(Counters(client, clock), config.limits, config.lobby_seconds, BOT_PLAYER_ID)
     return Services(
@@ -150,6 +155,25 @@ def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]
             # The append already marked the match unprojected: a worker's sweep catches it up.
             app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
     return notify
+
+
+def _riding_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str, int], RidingRequest | None]:
+    """The catch-up request to send in the round trip of the append that leads a match to a
+    version (:meth:`LaneRequests.riding_request`); None if the lanes cannot be counted now."""
+    def riding(match_id: str, version: int) -> RidingRequest | None:
+        try:
+            command, filed = lanes.riding_request(match_id, version)
+        except redis.RedisError:
+            return None  # the append asks as usual, if it must
+
+        def answered(reply: object) -> bool:
+            try:
+                return filed(reply)
+            except redis.RedisError:  # filed, but its drain could not be queued: the lane is disarmed again
+                app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
+                return True
+        return command, answered
+    return riding
 
 
 def _players_settings(config: Config) -> dict[str, Any]:

@@ -125,7 +125,9 @@ def act(action: dict, match_id: str) -> Response:
 
 
 def _view_of(recorded: use_cases.Recorded, status: int) -> Response:
-    names = services().read_models.names(seated_ids(recorded.state))
+    names = recorded.names
+    if names is None:  # not read in the append's round trip
+        names = services().read_models.names(seated_ids(recorded.state))
     view = match_view(recorded.match_id, recorded.version, recorded.state, recorded.seat, names)
     if recorded.seat is Seat.A and recorded.state.invite_only:
         view = with_invite(services().matches, view)

@@ -174,8 +174,10 @@ class ArchivedReads:
         return self.streams.append(match_id, events, expected_version, token)
 
     def append_events(self, match_id: str, events: Sequence[NewEvent], expected_version: int,
-                      token: AppendToken | None = None) -> Appended:
-        return self.streams.append_events(match_id, events, expected_version, token)
+                      token: AppendToken | None = None, alongside: Any = None) -> Appended:
+        if alongside is None:  # the streams' store may not take it (the in-memory one)
+            return self.streams.append_events(match_id, events, expected_version, token)
+        return self.streams.append_events(match_id, events, expected_version, token, alongside)
 
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:
         """Into an empty stream of a match that is not archived either (it has events, elsewhere)."""

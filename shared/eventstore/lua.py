@@ -26,6 +26,11 @@ class Script:
         # node, or after SCRIPT FLUSH or a failover), the source, which loads it.
         self.attempts = (("EVALSHA", self.sha), ("EVAL", self.source))
 
+    def by_sha(self, script_keys: Sequence[str], args: Sequence[Any]) -> tuple[Any, ...]:
+        """The script as one command by its SHA, for a pipeline of the caller's (NOSCRIPT is the
+        caller's to meet: any ``__call__`` loads the script)."""
+        return ("EVALSHA", self.sha, len(script_keys), *script_keys, *args)
+
     def __call__(self, client: Any, script_keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the script on ``client`` with ``script_keys`` as KEYS and ``args`` as ARGV."""
         (by_sha, sha), (by_source, source) = self.attempts

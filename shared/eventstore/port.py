@@ -59,6 +59,7 @@ class Appended:
     version: int
     events: list[StoredEvent]
     ask_catch_up: bool  # False: a catch-up is queued that will fold these events too
+    read_alongside: tuple[Any, ...] = ()  # the replies of the reads sent in the append's round trip, if any
 
 
 @runtime_checkable

@@ -29,6 +29,7 @@ from typing import Any
 
 from shared import keys
 from shared.eventstore import lua
+from shared.eventstore.alongside import Alongside, run_alongside, send, write
 from shared.eventstore.append_tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.durable import Acknowledgement, run_and_wait
@@ -85,9 +86,10 @@ class RedisEventStore(RedisProjectionMarks):
 
     def append_events(
         self, match_id: str, events: Sequence[NewEvent], expected_version: int,
-        token: AppendToken | None = None,
+        token: AppendToken | None = None, alongside: Alongside | None = None,
     ) -> Appended:
-        """``append``, returning the events as stored (no read back) and whether to ask for a catch-up."""
+        """``append``, returning the events as stored (no read back) and whether to ask for a catch-up;
+        with ``alongside``, the caller's writes before it and reads after it in its round trip."""
         check_append(events, expected_version)
         at = self._clock()
         args: list[Any] = [expected_version, at]
@@ -102,7 +104,7 @@ class RedisEventStore(RedisProjectionMarks):
             keys.match_catch_up(match_id), keys.match_refusals(match_id),
             keys.unprojected_index(match_id, self._per_slot),
         ]
-        (status, value, *ask), acked = self._run(lua.APPEND, script_keys, args)
+        (status, value, *ask), acked, read = self._run_alongside(lua.APPEND, script_keys, args, alongside)
         if int(status) == 2:  # a replica must hold the first append before its retry is answered
             raise DuplicateAppendError(self.token(match_id, token.key) if self._ack.waits
                                        else TokenRecord.decode(value))
@@ -115,10 +117,24 @@ class RedisEventStore(RedisProjectionMarks):
             StoredEvent(match_id, version, type_, schema, at, decode_data(data), link)
             for version, ((type_, schema, data), link) in enumerate(zip(encoded, links), expected_version + 1)
         ]
-        appended = Appended(int(value), stored, bool(int(ask[0])))
+        appended = Appended(int(value), stored, bool(int(ask[0])), read)
         if acked < self._ack.replicas:
             raise NotDurableError(match_id, appended)
         return appended
+
+    def _run_alongside(
+        self, script: lua.Script, script_keys: list[str], args: list[Any], alongside: Alongside | None,
+    ) -> tuple[Any, int, tuple[Any, ...]]:
+        """``_run``, with the caller's writes before the script and reads after it (see :mod:`.alongside`);
+        an append a replica must confirm sends them in round trips of their own."""
+        if alongside is None:
+            return (*self._run(script, script_keys, args), ())
+        if not self._ack.waits:
+            answer, read = run_alongside(self._client, script, script_keys, args, alongside)
+            return answer, 0, read
+        write(self._client, alongside.before)
+        answer, acked = self._run(script, script_keys, args)
+        return answer, acked, send(self._client, alongside.after)
 
     def _run(self, script: lua.Script, script_keys: list[str], args: list[Any]) -> tuple[Any, int]:
         """A script's answer and how many replicas confirmed it (WAIT, when the store must wait)."""

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from shared.fold import FoldedMatch
-from shared.rules import JoinMatch, MatchState, Rules, Seat, step
+from shared.rules import JoinMatch, MatchState, RuleError, Rules, Seat, step
 from shared.rules.variants import RANKED_TARGET, RANKED_TURN_SECONDS
 
 from ..players import Player
-from .application_errors import CustomTermsError, MatchNotFoundError
+from .application_errors import ApplicationError, CustomTermsError, MatchNotFoundError
 from .invites import admits, shown_to
+from .loading import cached
 from .matches import Matches
 from .recording import Recorded, record, retrying
 
@@ -22,17 +23,34 @@ def join(
     the joiner's cards, or a short clock or a small target) is joined only by a player who
     accepted those terms. A private match nobody has joined yet is, to anyone without its
     ``invite``, no match at all.
+
+    As an action, a join is decided on this process's cached match, if it holds one, without
+    reading the stream: the append's version check proves that state current. A refusal is
+    only given on the stream as it is.
     """
 
-    def attempt(match: FoldedMatch, fresh: bool) -> Recorded:
-        if not shown_to(match.state, player) and not admits(matches, match_id, invite):
-            raise MatchNotFoundError(match_id)
-        stepped = step(match.state, JoinMatch(player.id), matches.chances.of(match_id))
-        if match.state.custom and not accept_custom:
-            raise CustomTermsError(len(match.state.decks), _start_scores(match.state), *_short_terms(match.state.rules))
-        return record(matches, match, stepped, Seat.B)
+    def attempt(match: FoldedMatch, fresh: bool) -> Recorded | None:
+        try:
+            return _seated(matches, match, player, accept_custom, invite)
+        except (ApplicationError, RuleError):
+            if fresh:
+                raise
+            return None  # refused by the cached state: ask the current one
 
-    return retrying(matches, match_id, attempt)
+    return retrying(matches, match_id, attempt, cached(matches, match_id))
+
+
+def _seated(
+    matches: Matches, match: FoldedMatch, player: Player, accept_custom: bool, invite: str | None,
+) -> Recorded:
+    """Seat ``player`` in B of ``match`` as folded, or refuse."""
+    match_id = match.match_id
+    if not shown_to(match.state, player) and not admits(matches, match_id, invite):
+        raise MatchNotFoundError(match_id)
+    stepped = step(match.state, JoinMatch(player.id), matches.chances.of(match_id))
+    if match.state.custom and not accept_custom:
+        raise CustomTermsError(len(match.state.decks), _start_scores(match.state), *_short_terms(match.state.rules))
+    return record(matches, match, stepped, Seat.B, named=True)
 
 
 def _start_scores(state: MatchState) -> tuple[int, int] | None:

@@ -6,7 +6,7 @@ Wired once per process by the app factory (tests build their own on the in-memor
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from shared.eventstore import AppendTokens, EventStore
 from shared.fold import FoldCache
@@ -14,6 +14,10 @@ from shared.rules.chance import Chance, SeededChance
 from shared.seeds import Seeds
 
 from .application_errors import SeedUnavailableError
+
+# A catch-up request riding an append's round trip (``shared.catch_up_lanes``): the command to
+# send after the append, and whether its reply says it filed the match.
+RidingRequest = tuple[tuple[Any, ...], Callable[[Any], bool]]
 
 CACHE_SIZE = 4096  # matches whose latest fold a process keeps: a command reads only what is new
 _CHANCES_KEPT = 16_384
@@ -43,9 +47,11 @@ class Chances:
             chance = self._keep(match_id, SeededChance(seed))
         return chance
 
-    def keep(self, match_id: str, chance: SeededChance) -> None:
-        """Store the seed of a new match (before the match exists: it deals from it), and keep it here."""
-        self._seeds.put(match_id, chance.seed)
+    def keep(self, match_id: str, chance: SeededChance, put: bool = True) -> None:
+        """Store the seed of a new match (before the match exists: it deals from it), and keep it here;
+        ``put=False``: the match's first append stores it (see ``Matches.alongside``)."""
+        if put:
+            self._seeds.put(match_id, chance.seed)
         self._keep(match_id, chance)  # the join and first moves here need not read it back
 
     def _keep(self, match_id: str, chance: Chance) -> Chance:
@@ -60,10 +66,17 @@ class Matches:
 
     def __init__(
         self, store: CommandStore, notify: Callable[[str], None], seeds: Seeds, folds: FoldCache | None = None,
-        archived: Callable[[str], bool] = lambda match_id: False,
+        archived: Callable[[str], bool] = lambda match_id: False, alongside: bool = False,
+        riding: Callable[[str, int], RidingRequest | None] | None = None,
     ) -> None:
         self.store = store
+        # The store is Redis's, on the server of the seeds' vault and the player directory: a new
+        # match's seed, and the names its view shows, go in the append's round trip.
+        self.alongside = alongside
         self.archived = archived  # whether the match left Redis for the archive (its stream is gone)
         self.notify = notify  # asks the projector to catch a match up
+        # The same request, to send in the round trip of the append that leads a match to a
+        # version (one server only: None elsewhere; and per call, None when it cannot ride).
+        self.riding = riding
         self.chances = Chances(seeds)
         self.folds = folds or FoldCache(CACHE_SIZE)

@@ -12,14 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.codec import encode
-from shared.eventstore import AppendToken, ConcurrencyError, NotDurableError, StoredEvent
+from shared.directory import name_reads, names_read
+from shared.eventstore import Appended, AppendToken, ConcurrencyError, NotDurableError, StoredEvent
+from shared.eventstore.alongside import Alongside
 from shared.fold import FoldedMatch, fold
 from shared.observability import metrics
+from shared.readmodels.projection import seated_ids
 from shared.rules import Event, MatchState, Seat, Step
+from shared.seeds import seed_write
 
 from .application_errors import BusyError
 from .loading import existing
-from .matches import Matches
+from .matches import Matches, RidingRequest
 
 RETRIES = 20  # concurrent appends to one match are rare and short: retry, don't fail
 
@@ -34,6 +38,7 @@ class Recorded:
     events: list[StoredEvent]
     seat: Seat | None  # the seat of the player who asked
     decided: tuple[Event, ...] | None = None  # the engine events ``events`` record, when this request decided them
+    names: dict[str, str] | None = None  # the seated players' names, when read in the append's round trip
 
 
 Attempt = Callable[[FoldedMatch, bool], Recorded | None]
@@ -43,22 +48,43 @@ None to decide again on the stream."""
 
 def record(
     matches: Matches, match: FoldedMatch, stepped: Step, seat: Seat | None, token: AppendToken | None = None,
+    seed: str | None = None, named: bool = False,
 ) -> Recorded:
     """Append the events of ``stepped``, the engine's step on ``match``, at its version;
-    ConcurrencyError if the stream moved on."""
-    events = stepped.events
+    ConcurrencyError if the stream moved on. ``seed``: a new match's, stored before it unless
+    stored already; ``named``: read the seated players' names too (the view of a create or join).
+    With ``matches.alongside`` both go in the append's round trip, and with ``matches.riding``
+    the catch-up request too (it files the match only if the append asks for a catch-up)."""
+    events, encoded = stepped.events, [encode(e) for e in stepped.events]
+    seated = seated_ids(stepped.state) if named and matches.alongside else ()
+    riding = None if matches.riding is None else matches.riding(match.match_id, match.version + len(events))
+    writes = () if seed is None or not matches.alongside else (seed_write(match.match_id, seed),)
+    naming = name_reads(seated)
+    reads = naming + (() if riding is None else (riding[0],))
+    alongside = Alongside(writes, reads) if writes or reads else None
     try:
-        appended = matches.store.append_events(match.match_id, [encode(e) for e in events], match.version, token)
+        appended = (matches.store.append_events(match.match_id, encoded, match.version, token) if alongside is None
+                    else matches.store.append_events(match.match_id, encoded, match.version, token, alongside))
     except NotDurableError as unconfirmed:  # recorded on the master all the same: have it projected
-        if unconfirmed.appended is not None and unconfirmed.appended.ask_catch_up:
-            matches.notify(match.match_id)
+        if unconfirmed.appended is not None:
+            _ask_catch_up(matches, match.match_id, unconfirmed.appended, riding)
         raise
     metrics.record_append(len(appended.events))
-    if appended.ask_catch_up:  # else a queued catch-up that has not read yet folds these too
-        matches.notify(match.match_id)
+    _ask_catch_up(matches, match.match_id, appended, riding)
     now = fold(match, appended.events, events, stepped.state)  # just stepped: not decoded nor evolved again
     matches.folds.put(now)
-    return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events))
+    names = names_read(seated, appended.read_alongside[:len(naming)]) if seated else None
+    return Recorded(now.match_id, now.version, now.state, appended.events, seat, tuple(events), names)
+
+
+def _ask_catch_up(matches: Matches, match_id: str, appended: Appended, riding: RidingRequest | None) -> None:
+    """Have the projector catch the match up if the append asked for it (else a queued catch-up
+    that has not read yet folds these events too), unless the request that rode it did."""
+    if not appended.ask_catch_up:
+        return
+    if riding is not None and appended.read_alongside and riding[1](appended.read_alongside[-1]):
+        return
+    matches.notify(match_id)
 
 
 def retrying(matches: Matches, match_id: str, attempt: Attempt, cached: FoldedMatch | None = None) -> Recorded:
