@@ -93,5 +93,7 @@ class LastSeen:
         while not self._stopped.wait(FLUSH_SECONDS):
             try:
                 self.flush()
-            except redis.RedisError as error:  # a last use lost: the next request of that token notes it again
+            # A last use lost: the next request of that token notes it again. A cluster client that
+            # is closing raises RedisClusterException, no RedisError: the writer must outlive it too.
+            except (redis.RedisError, redis.exceptions.RedisClusterException) as error:
                 log.warning("could not write when sessions were last seen: %s", error)

@@ -1,8 +1,12 @@
 """When a session was last used: noted in memory by each request, written at most once a minute per token."""
 from __future__ import annotations
 
+from redis.exceptions import RedisClusterException
+
+from services.api import last_seen
 from services.api.last_seen import WRITE_EVERY_SECONDS, LastSeen
 from shared import keys
+from tests.waiting import wait_until
 
 HASH_A, HASH_B = "a" * 64, "b" * 64
 
@@ -40,3 +44,31 @@ def test_a_token_heard_revoked_is_not_written_back(fake_redis) -> None:
     seen.saw("p1", HASH_B)
     assert seen.flush() == 1
     assert set(fake_redis.hgetall(keys.player_seen("p1"))) == {HASH_A.encode()}
+
+
+class ClosingCluster:
+    """A client whose first pipeline fails as a cluster client that is closing does, then works."""
+
+    def __init__(self, client) -> None:
+        self.client, self.failed = client, False
+
+    def pipeline(self, **options):
+        pipe = self.client.pipeline(**options)
+        if not self.failed:
+            self.failed = True
+
+            def closing():
+                raise RedisClusterException("The cluster has no default node to resolve the keys of this command")
+            pipe.execute = closing
+        return pipe
+
+
+def test_the_background_writer_outlives_a_closing_cluster_client(fake_redis, monkeypatch) -> None:
+    monkeypatch.setattr(last_seen, "FLUSH_SECONDS", 0.01)
+    client = ClosingCluster(fake_redis)
+    seen = LastSeen(client, clock=Clock())
+    seen.saw("p1", HASH_A)
+    wait_until(lambda: client.failed, what="the first write refused")
+    seen.saw("p1", HASH_B)  # a use noted after it: the writer must still be there to write it
+    wait_until(lambda: fake_redis.hget(keys.player_seen("p1"), HASH_B) is not None, what="the next use written")
+    seen.stop()
