@@ -20,13 +20,11 @@ What supervisord does not do, added here:
 """
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import os
 import pwd
 import secrets
 import shlex
-import signal
 import stat
 import sys
 from collections.abc import Sequence
@@ -34,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
+from shared.parent_death import die_with_parent
 from shared.private_files import PRIVATE_UMASK, private_output
 
 from .crash_loops import LOOP_EXITS, LOOP_SECONDS, RETRY_SECONDS
@@ -41,7 +40,6 @@ from .crash_loops import LOOP_EXITS, LOOP_SECONDS, RETRY_SECONDS
 START_SECONDS, START_RETRIES = 10, 5
 STOP_SECONDS = 10
 CONFIG_NAME = "supervisord.conf"
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -140,10 +138,7 @@ def supervise(groups: Sequence[Group], data_dir: Path, settings: Settings = Sett
 
 def guard(supervisord: int, argv: Sequence[str]) -> NoReturn:
     """Become ``argv``, asking the kernel first for SIGTERM should the parent (``supervisord``) die."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass
+    die_with_parent()
     if os.getppid() != supervisord:  # it died before the request was in: nothing would stop this one
         sys.exit(f"{argv[0]}: not started, its supervisor (pid {supervisord}) is gone")
     os.execvp(argv[0], list(argv))

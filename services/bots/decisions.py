@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from shared.botplay.levels import BUDGETS, DEFAULT_LEVEL, LEVELS, strategy_for
+from shared.parent_death import die_with_parent
 
 SHARE_OF_TIME_LEFT = 0.2  # of the time left to the deadline, the most a search may take
 LEAST_SECONDS = 0.02  # a search always looks this long, however late the view
@@ -45,9 +46,10 @@ def decide(view: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def pool(workers: int | None = None) -> Executor:
-    """The processes that decide (``BOT_WORKERS``, default one per core)."""
+    """The processes that decide (``BOT_WORKERS``, default one per core), each dying with the bot
+    (started by its main thread, as it submits): a bot stopped or killed leaves none behind."""
     count = workers or int(os.environ.get("BOT_WORKERS") or 0) or os.cpu_count() or 1
-    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
 
 
 def submit(executor: Executor, view: dict[str, Any]) -> Future:
