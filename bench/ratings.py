@@ -71,8 +71,8 @@ def fold_rates(client: redis.Redis, count: int) -> dict[str, float]:
     client.flushall()
     board, started = Scoreboard(client), time.perf_counter()
     for result in results:
-        board.record_result(result.match_id, result.player_a, result.player_a, result.a_won, 1, 12, 6)
-        board.record_result(result.match_id, result.player_b, result.player_b, not result.a_won, 1, 6, 12)
+        board.record_result(result.match_id, result.player_a, result.player_a, result.a_won, 1, 12, 6, 0)
+        board.record_result(result.match_id, result.player_b, result.player_b, not result.a_won, 1, 6, 12, 0)
     scoreboard = count / (time.perf_counter() - started)
     bytes_per_match = _bytes_per_match(client, count)
     return {"pure": pure, "in_order": in_order, "late_tail": shuffled_tail, "scoreboard": scoreboard,

@@ -35,7 +35,7 @@ class GenerationWrites:
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, created_at: int = 0, *,
+        rounds_won: int, points_for: int, points_against: int, created_at: int, *,
         generation: int | None = None,
     ) -> bool:
         """Count one finished match for one player, exactly once; True if newly counted."""

@@ -135,7 +135,7 @@ class InMemoryGenerationModels:
     # --- scoreboard --------------------------------------------------------------
 
     def record_result(self, match_id: str, player_id: str, name: str, won: bool,
-                      rounds_won: int, points_for: int, points_against: int, created_at: int = 0) -> bool:
+                      rounds_won: int, points_for: int, points_against: int, created_at: int) -> bool:
         """Count one finished match for one player, exactly once; True if newly counted."""
         keys.validate_match_id(match_id)
         with self._lock:

@@ -71,7 +71,7 @@ class ReadModelStore(Protocol):
     def listed_since(self, status: str, cutoff_ms: int, limit: int = 100) -> list[str]: ...
 
     def record_result(self, match_id: str, player_id: str, name: str, won: bool,
-                      rounds_won: int, points_for: int, points_against: int, created_at: int = 0) -> bool: ...
+                      rounds_won: int, points_for: int, points_against: int, created_at: int) -> bool: ...
 
     def scoreboard(self, limit: int = 50) -> dict[str, Any]: ...
 
@@ -189,7 +189,7 @@ class ReadSide(Protocol):
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, created_at: int = 0, *,
+        rounds_won: int, points_for: int, points_against: int, created_at: int, *,
         generation: int | None = None,
     ) -> bool: ...
 

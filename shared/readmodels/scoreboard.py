@@ -67,6 +67,11 @@ return 1
 """
 _record_result = Script(_RECORD_RESULT_LUA)
 
+# KEYS[1] the counted set, KEYS[2] its counter of archived ones (one slot): the board's version,
+# read in one step (between two reads, the archiver could move a member from one to the other).
+# Sent as EVAL in the page's pipeline: a short body, and no NOSCRIPT to answer.
+_VERSION_LUA = "return redis.call('SCARD', KEYS[1]) + tonumber(redis.call('GET', KEYS[2]) or '0')"
+
 
 def rank_score(matches_won: int, points_for: int, points_against: int) -> int:
     """The sorted-set score of a row: lower ranks first (see the module docstring)."""
@@ -98,7 +103,7 @@ class Scoreboard:
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, created_at: int = 0,
+        rounds_won: int, points_for: int, points_against: int, created_at: int,
     ) -> bool:
         """Count one finished match for one player, once; True if it was newly counted.
 
@@ -106,6 +111,11 @@ class Scoreboard:
         matches are (re)set from the totals whether or not this call counted anything,
         which also repairs a call that crashed half way. ``created_at``: the match's
         creation (epoch ms), where its cold record is looked for once it is archived.
+
+        The match joins the counted set before the script, never after it: the archiver may
+        move a counted match's member to the counter at any moment once it is projected, and
+        a member added after that move would count it twice. A member this call added to a
+        match the script finds archived is taken out again (it was moved, or never needed).
         """
         keys.validate_match_id(match_id)
         contribution = orjson.dumps({
@@ -118,10 +128,12 @@ class Scoreboard:
                 record_of(created_at, match_id)]
         script_keys = [keys.player_results(player_id, generation), keys.player_totals(player_id, generation),
                        records_key(finished, created_at, match_id, PLAYER_SPAN_MS)]
+        counted = keys.scoreboard_matches(generation)
+        added = self._client.sadd(counted, match_id)
         outcome = int(_record_result(self._client, script_keys, args))
+        if outcome == ARCHIVED and added:
+            self._client.srem(counted, match_id)
         self._rank(player_id)
-        if outcome != ARCHIVED:  # an archived match's member moved to the counter for good
-            self._client.sadd(keys.scoreboard_matches(self._generation), match_id)
         return outcome == COUNTED
 
     def _rank(self, player_id: str) -> None:
@@ -147,11 +159,11 @@ class Scoreboard:
         pipe = self._client.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.hgetall(keys.player_totals(player_id, self._generation))
-        pipe.scard(keys.scoreboard_matches(self._generation))
-        pipe.get(keys.scoreboard_archived(self._generation))
-        *all_totals, counted, archived = pipe.execute()
+        pipe.execute_command("EVAL", _VERSION_LUA, 2, keys.scoreboard_matches(self._generation),
+                             keys.scoreboard_archived(self._generation))
+        *all_totals, version = pipe.execute()
         players = [_row(pid, totals) for pid, totals in zip(player_ids, all_totals) if totals]
-        return {"players": players, "version": int(counted) + int(archived or 0)}
+        return {"players": players, "version": int(version)}
 
     def player_row(self, player_id: str) -> dict[str, Any] | None:
         """The player's scoreboard row; None if no finished match of theirs was counted."""

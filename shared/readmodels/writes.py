@@ -180,7 +180,7 @@ class GenerationModels:
 
     def record_result(
         self, match_id: str, player_id: str, name: str, won: bool,
-        rounds_won: int, points_for: int, points_against: int, created_at: int = 0,
+        rounds_won: int, points_for: int, points_against: int, created_at: int,
     ) -> bool:
         """Count one finished match for one player, exactly once; True if newly counted."""
         return self._scoreboard.record_result(

@@ -158,9 +158,9 @@ def test_a_match_listed_before_its_views_are_written_is_shown_once_written(store
 
 
 def test_each_finished_match_counts_once_per_player(store: ReadModelStore) -> None:
-    assert store.record_result("m1", "p1", "Ana", True, 2, 30, 12)
-    assert not store.record_result("m1", "p1", "Ana", True, 2, 30, 12)
-    assert store.record_result("m2", "p1", "Ana", False, 1, 10, 30)
+    assert store.record_result("m1", "p1", "Ana", True, 2, 30, 12, 0)
+    assert not store.record_result("m1", "p1", "Ana", True, 2, 30, 12, 0)
+    assert store.record_result("m2", "p1", "Ana", False, 1, 10, 30, 0)
     assert store.player_row("p1") == {"id": "p1", "name": "Ana", "matches_played": 2, "matches_won": 1,
                                       "rounds_won": 3, "points_for": 40, "points_against": 42}
     assert store.player_row("p9") is None
@@ -168,10 +168,10 @@ def test_each_finished_match_counts_once_per_player(store: ReadModelStore) -> No
 
 
 def test_the_scoreboard_ranks_by_wins_then_points_difference_then_name(store: ReadModelStore) -> None:
-    store.record_result("m1", "p1", "Zoé", True, 2, 30, 10)
-    store.record_result("m1", "p2", "Bea", False, 0, 10, 30)
-    store.record_result("m2", "p3", "Ana", True, 2, 30, 10)
-    store.record_result("m2", "p4", "Cid", False, 1, 29, 30)
+    store.record_result("m1", "p1", "Zoé", True, 2, 30, 10, 0)
+    store.record_result("m1", "p2", "Bea", False, 0, 10, 30, 0)
+    store.record_result("m2", "p3", "Ana", True, 2, 30, 10, 0)
+    store.record_result("m2", "p4", "Cid", False, 1, 29, 30, 0)
     board = store.scoreboard()
     assert [row["id"] for row in board["players"]] == ["p3", "p1", "p4", "p2"]
     assert [row["id"] for row in store.scoreboard(limit=2)["players"]] == ["p3", "p1"]
@@ -187,7 +187,7 @@ def test_generations_do_not_see_each_other(backend: str, request: pytest.Fixture
                                           "cluster": "redis_cluster_client"}[backend])
         one, two = GenerationModels(client, 1), GenerationModels(client, 2)
     write(one, "m1", 1)
-    one.record_result("m1", "p1", "Ana", True, 2, 30, 10)
+    one.record_result("m1", "p1", "Ana", True, 2, 30, 10, 0)
     assert two.projected_version("m1") == 0 and two.scoreboard() == {"players": [], "version": 0}
 
 
@@ -219,7 +219,7 @@ def test_a_fresh_read_side_serves_generation_0_and_builds_none(side: ReadSide) -
 def test_writes_go_to_the_served_generation_unless_told_which(side: ReadSide) -> None:
     assert side.write_match("m1", 2, views_of("m1", 2), summary_of("m1", 2, "waiting"))
     side.place_in_lobby("m1", "waiting", 1000, ["p1", "p2"])
-    side.record_result("m1", "p1", "Ana", True, 2, 30, 10)
+    side.record_result("m1", "p1", "Ana", True, 2, 30, 10, 0)
     assert side.write_match("m1", 3, views_of("m1", 3), summary_of("m1", 3, "playing"), generation=2, clear_mark=False)
     assert side.place_in_lobby("m1", "playing", 1000, ["p1"], generation=2, read_status=True) == "playing"
     side.settle_lobby("m1", 1000, generation=2)

@@ -104,7 +104,7 @@ def drop_generation(client: Any, generation: int) -> int:
     doomed += [(key,) for status in keys.LOBBY_STATUSES
                for key in _scan(client, keys.player_matches_pattern(status, generation))]
     doomed += [(key,) for status in CHILLED_STATUSES  # archived matches' places: the lists' cold records
-               for key in [*cold_keys(client, keys.lobby(status, generation)),
+               for key in [*reversed(cold_keys(client, keys.lobby(status, generation))),  # its index last
                            *_scan(client, keys.player_matches_pattern(status, generation) + ":cold*")]]
     doomed += [(key,) for key in _scan(client, keys.player_ratings_pattern(generation))]
     doomed += [(key,) for key in _scan(client, keys.player_ratings_fence_pattern(generation))]

@@ -12,7 +12,7 @@ from shared.archive.memory import InMemoryArchive
 from shared.archive.port import ArchivedMatch, ArchiveUnavailableError, Receipt
 from shared.codec import encode
 from shared.eventstore import RedisEventStore
-from shared.readmodels import ReadModels
+from shared.readmodels import ReadModels, scoreboard
 from shared.readmodels.cold_lists import LOBBY_SPAN_MS, newest_first
 from tests.archiver_support import ENDED_AT, HOUR_MS, finished_match, match_keys
 from tests.projector_support import random_match
@@ -102,3 +102,28 @@ def test_a_failed_copy_deletes_nothing(fake_redis: fakeredis.FakeRedis, archive:
     assert (outcome.result, outcome.reason) == ("failed", reason)
     assert match_keys(fake_redis, "m1") == before
     assert run.totals.read()[f"failed:{reason}"] == 1 and run.due() == ["m1"]
+
+
+@pytest.mark.parametrize("when", ["before its script", "after its script"])
+def test_a_duplicate_count_racing_the_archiver_counts_the_match_once(fake_redis: fakeredis.FakeRedis,
+                                                                      monkeypatch, when: str) -> None:
+    """A late duplicate of a match's projection, the archiver running all its steps in the middle of
+    it (between its counted-set write and its results script, or after the script): the board's
+    version and rows are what they were, and no guard of the match is left behind."""
+    finished_match(fake_redis, "m1")
+    models, created_at = ReadModels(fake_redis), RedisEventStore(fake_redis).read("m1")[0].at
+    board = models.scoreboard()
+    real_script, ran = scoreboard._record_result, []
+
+    def script_with_the_archiver_around(*args):
+        if when == "before its script" and not ran:
+            ran.append(archiver(fake_redis).archive_one("m1").result)
+        answer = real_script(*args)
+        if when == "after its script" and not ran:
+            ran.append(archiver(fake_redis).archive_one("m1").result)
+        return answer
+    monkeypatch.setattr(scoreboard, "_record_result", script_with_the_archiver_around)
+    assert not models.record_result("m1", "m1a", "alice", True, 2, 12, 0, created_at)
+    assert ran == ["archived"]
+    assert models.scoreboard() == board
+    assert not fake_redis.exists(keys.scoreboard_matches(), keys.player_results("m1a"))

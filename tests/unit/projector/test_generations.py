@@ -33,7 +33,7 @@ def fill(readmodels: ReadModels, generation: int, tag: str) -> None:
     models = readmodels.at(generation)
     models.place_in_lobby("m1", "finished", 1000)
     models.write_match("m1", 5, views_of(5, tag), summary_of("m1", "finished", 5), clear_mark=False)
-    models.record_result("m1", "p1", f"alice-{tag}", True, 2, 12, 4)
+    models.record_result("m1", "p1", f"alice-{tag}", True, 2, 12, 4, 0)
 
 
 def test_generation_zero_keeps_the_plain_key_names_and_others_add_a_suffix() -> None:
