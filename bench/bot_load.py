@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from .stack import Stack
+from .stats import percentile
 from .wire import Http
 
 BOT_TOKEN = "bench-bot-secret-of-at-least-32-characters-0123"
@@ -104,11 +105,6 @@ class Player:
             yield found["events"]
 
 
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def _warm_up(player: Player, seconds: float = WARM_UP_SECONDS) -> None:
     """A match played before the window and not counted: the bot's pool starts its processes
     (and they import the engine) at its first decisions, once per bot, not once per match."""
@@ -150,8 +146,8 @@ def _report(level: str, result: dict, turn_seconds: int, note: str = "") -> None
         return
     inside = sum(m < turn_seconds * 1000 for m in ms)
     in_time = inside == len(ms) and not result["missed"]
-    print(f"    {len(ms)} decisions in {result['matches']} matches: p50 {_percentile(ms, 0.5):.0f} ms, "
-          f"p99 {_percentile(ms, 0.99):.0f} ms, max {max(ms):.0f} ms")
+    print(f"    {len(ms)} decisions in {result['matches']} matches: p50 {percentile(ms, 50):.0f} ms, "
+          f"p99 {percentile(ms, 99):.0f} ms, max {max(ms):.0f} ms")
     print(f"    inside the clock: {inside} of {len(ms)}; turns the clock ran out on: {result['missed']} "
           f"-> {'every move in time' if in_time else 'NOT every move in time'}")
 

@@ -9,9 +9,7 @@ so even a benchmark killed with SIGKILL leaves nothing running behind it.
 """
 from __future__ import annotations
 
-import ctypes
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,18 +21,10 @@ from types import TracebackType
 import redis
 
 from services.embedded_redis import free_port, redis_server_binary, server_args
+from shared.parent_death import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOPBACK = "127.0.0.1"
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent() -> None:
-    """Run in the child before exec: SIGTERM it when the benchmark process goes away."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:  # not Linux: the benchmark's own cleanup still stops the child
-        pass
 
 
 class Stack:
@@ -135,7 +125,7 @@ class Stack:
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
         with open(self.data / f"{name}.log", "ab") as log:  # the child keeps its own copy
             return subprocess.Popen(args, env=self.env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log,
-                                    stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+                                    stderr=subprocess.STDOUT, preexec_fn=die_with_parent)  # gone with the benchmark
 
     def _healthy(self) -> bool | None:
         if self._api is not None and self._api.poll() is not None:

@@ -202,19 +202,6 @@ class PlayerRegistry:
                 self._known_tokens.put(hashed, player, seen)
         return player
 
-    def by_ids(self, player_ids: list[str]) -> dict[str, Player]:
-        """The players of these ids that exist, read in one pipeline (a page of a list, not one each)."""
-        ids, pipe = [], self._client.pipeline(transaction=False)
-        for player_id in player_ids:
-            try:
-                pipe.hgetall(keys.player(player_id))
-            except ValueError:  # not a well-formed id: no such player
-                continue
-            ids.append(player_id)
-        found = pipe.execute() if ids else []
-        return {player_id: Player(fields[b"id"].decode(), fields[b"name"].decode())
-                for player_id, fields in zip(ids, found, strict=True) if fields}
-
     def by_id(self, player_id: str) -> Player | None:
         try:
             fields = self._client.hgetall(keys.player(player_id))

@@ -35,8 +35,8 @@ def leaderboard(query: dict) -> Response:
     """Non-provisional players by rating, highest first; ``after`` skips that many."""
     ctx = services()
     ranked = ctx.read_models.ratings().leaderboard(query["after"], query["limit"])
-    named = ctx.players.by_ids([player_id for player_id, _ in ranked])
-    players = [{"id": player_id, "name": named[player_id].name if player_id in named else player_id,
+    named = ctx.read_models.names([player_id for player_id, _ in ranked])  # the directory: one round trip
+    players = [{"id": player_id, "name": named.get(player_id, player_id),
                 "rating": rating.rating.value, "rd": rating.rating.rd, "games": rating.games}
                for player_id, rating in ranked]
     return json_response({"players": players})

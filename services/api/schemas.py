@@ -138,11 +138,6 @@ class SeekSchema(Schema):
     rules = RulesField(load_default=Rules, metadata={"description": "Variant keys; `turn_seconds` is the clock."})
 
     @validates_schema
-    def level_only_against_the_bot(self, data, **kwargs):
-        if "bot_level" in data and data.get("opponent") != "bot":  # API.md "Bots": else the level would be lost
-            raise ValidationError("Only a match against the bot has a level.", "bot_level")
-
-    @validates_schema
     def rated_only_on_plain_terms(self, data, **kwargs):
         if data.get("rated") and unratable(data):
             raise ValidationError(UNRATABLE, "rated")

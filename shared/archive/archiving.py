@@ -107,16 +107,14 @@ class Archiver:
             except (ArchiveUnavailableError, DamagedArchiveError):
                 return Outcome(match_id, "already")  # still due: the next run moves them
             if kept is not None:
-                self._retire(match_id, kept.events)
+                self._retire(match_id, kept.events, self._generations())
             self.due_list.forget(match_id)
         return Outcome(match_id, "already")
 
-    def _retire(self, match_id: str, events: Sequence[StoredEvent]) -> None:
+    def _retire(self, match_id: str, events: Sequence[StoredEvent], generations: list[int]) -> None:
         """Move the left match's list places to cold records, then retire the guards they stand for."""
-        generations, players = self._generations(), _players(events)
-        retiring.chill_lists(self._client, match_id, players, generations)
-        self._stop("chilled")
-        retiring.retire_counts(self._client, match_id, events[0].at, players, generations)
+        retiring.retire(self._client, match_id, events[0].at, _players(events), generations,
+                        chilled=lambda: self._stop("chilled"))
 
     def _generations(self) -> list[int]:
         """The generation served, then every other whose read models may hold a match."""
@@ -146,14 +144,14 @@ class Archiver:
 
     def _leave(self, match: ArchivedMatch, size: int) -> Outcome:
         """Take the verified match out of Redis, leaving its index entry."""
-        entry = IndexEntry(match.count, match.finished_at, match.head)
-        left = leaving.leave(self._client, match.match_id, entry, self._generations())
+        entry, generations = IndexEntry(match.count, match.finished_at, match.head), self._generations()
+        left = leaving.leave(self._client, match.match_id, entry, generations)
         if left == leaving.CHANGED:
             return Outcome(match.match_id, "changed")
         if left == leaving.UNPROJECTED:
             return Outcome(match.match_id, "unprojected")
         self._stop("left")
-        self._retire(match.match_id, match.events)
+        self._retire(match.match_id, match.events, generations)
         self.due_list.forget(match.match_id)
         if left == leaving.ALREADY:
             return Outcome(match.match_id, "already")

@@ -83,6 +83,12 @@ def records_key(list_key: str, created_at: int, match_id: str, span_ms: int) -> 
     return keys.cold_list(list_key, created_at // span_ms, len(match_id))
 
 
+def finished_records_key(player_id: str, generation: int, created_at: int, match_id: str) -> str:
+    """The string of the player's finished list's cold records that holds (or will hold) the match's:
+    once archived, the scoreboard's mark that the match was counted for that player."""
+    return records_key(keys.player_matches(player_id, "finished", generation), created_at, match_id, PLAYER_SPAN_MS)
+
+
 
 def newest_first(client: Any, list_key: str, span_ms: int,
                  before_ms: float | None = None) -> Iterator[tuple[int, bytes]]:

@@ -13,12 +13,19 @@ counts and lists again in the generation it builds.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared import keys
 from shared.eventstore.lua import Script
-from shared.readmodels.cold_lists import HOLDS_RECORD_LUA, LOBBY_SPAN_MS, PLAYER_SPAN_MS, chill, record_of, records_key
+from shared.readmodels.cold_lists import (
+    HOLDS_RECORD_LUA,
+    LOBBY_SPAN_MS,
+    PLAYER_SPAN_MS,
+    chill,
+    finished_records_key,
+    record_of,
+)
 
 CHILLED_STATUSES = ("finished", "cancelled")  # the lists an ended match may be in
 
@@ -65,16 +72,17 @@ def retire_counts(client: Any, match_id: str, created_at: int, player_ids: Seque
     """
     record = record_of(created_at, match_id)
     for generation in generations:
-        retired = [int(_RETIRE_LEDGER(client, [keys.player_results(player_id, generation), records_key(
-            keys.player_matches(player_id, "finished", generation), created_at, match_id, PLAYER_SPAN_MS)],
-            [match_id, record])) for player_id in player_ids]
+        retired = [int(_RETIRE_LEDGER(client, [keys.player_results(player_id, generation),
+                                               finished_records_key(player_id, generation, created_at, match_id)],
+                                      [match_id, record])) for player_id in player_ids]
         if all(retired):
             _RETIRE_COUNTED(client, [keys.scoreboard_matches(generation), keys.scoreboard_archived(generation)],
                             [match_id])
 
 
 def retire(client: Any, match_id: str, created_at: int, player_ids: Sequence[str],
-           generations: Sequence[int]) -> None:
-    """Both steps, in their order: the lists chilled, then the guards their records stand for."""
+           generations: Sequence[int], chilled: Callable[[], None] = lambda: None) -> None:
+    """Both steps, in their order: the lists chilled (then ``chilled()``), then the guards their records stand for."""
     chill_lists(client, match_id, player_ids, generations)
+    chilled()
     retire_counts(client, match_id, created_at, player_ids, generations)

@@ -37,7 +37,7 @@ import orjson
 
 from shared import keys
 from shared.eventstore.lua import Script
-from shared.readmodels.cold_lists import HOLDS_RECORD_LUA, PLAYER_SPAN_MS, record_of, records_key
+from shared.readmodels.cold_lists import HOLDS_RECORD_LUA, finished_records_key, record_of
 
 _COUNTERS = ("matches_played", "matches_won", "rounds_won", "points_for", "points_against")
 _WON_WEIGHT = 2**32
@@ -123,11 +123,10 @@ class Scoreboard:
             "points_for": points_for, "points_against": points_against,
         })
         generation = self._generation
-        finished = keys.player_matches(player_id, "finished", generation)
         args = [match_id, contribution, name, int(bool(won)), rounds_won, points_for, points_against,
                 record_of(created_at, match_id)]
         script_keys = [keys.player_results(player_id, generation), keys.player_totals(player_id, generation),
-                       records_key(finished, created_at, match_id, PLAYER_SPAN_MS)]
+                       finished_records_key(player_id, generation, created_at, match_id)]
         counted = keys.scoreboard_matches(generation)
         added = self._client.sadd(counted, match_id)
         outcome = int(_record_result(self._client, script_keys, args))

@@ -7,7 +7,7 @@ from pathlib import Path
 import zstandard
 
 from shared import keys
-from tests.waiting import wait_until
+from tests.waiting import wait_for, wait_until
 
 from .conftest import Stack
 from .http import Http
@@ -35,6 +35,11 @@ def readers(http: Http, match_ids: list[str], player_id: str) -> list[bytes]:
     seen.append(http.get(f"/players/{player_id}").raw)
     seen.append(http.get("/scoreboard?limit=100").raw)
     return seen
+
+
+def read_until_unnamed(http: Http, match_ids: list[str], player_id: str, name: str) -> bytes:
+    """Every reader of ``http``'s process naming the matches' players, read until none shows ``name`` (5 s at most)."""
+    return wait_for(lambda: b"".join(readers(http, match_ids, player_id)), lambda seen: name.encode() not in seen, 5)
 
 
 def redis_bytes(stack: Stack) -> bytes:

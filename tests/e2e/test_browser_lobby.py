@@ -7,7 +7,7 @@ import pytest
 from tests.waiting import wait_until
 
 from .conftest import Stack
-from .table import register
+from .table import joined, register
 from .test_browser_replay import finished_match
 from .test_browser_table import browser, open_page, register_in, sync_api  # noqa: F401 (fixtures)
 
@@ -77,11 +77,7 @@ def _listed(stack: Stack, path: str, token: str | None = None) -> list[str]:
 @pytest.mark.timeout(120)
 def test_the_lobbys_lists_page_past_twenty_with_show_more(open_page, stack: Stack):  # noqa: F811
     alice, bob, carol = (register(stack, name) for name in ("alice", "bob", "carol"))
-    playing = []
-    for _ in range(23):  # alice plays bob 23 times: more than a page of her matches in play
-        match_id = stack.http.post("/matches", {}, token=alice.token).body["id"]
-        assert stack.http.post(f"/matches/{match_id}/join", {}, token=bob.token).status == 200
-        playing.append(match_id)
+    playing = [joined(stack, alice, bob) for _ in range(23)]  # more than a page of alice's matches in play
     waiting = [stack.http.post("/matches", {}, token=carol.token).body["id"] for _ in range(22)]
     wait_until(lambda: len(_listed(stack, "/players/me/matches?status=playing&limit=50", alice.token)) == 23,
                timeout=20, what="alice's 23 matches to be projected")

@@ -10,7 +10,6 @@ verify`` would rightly find them in no stream); the e2e ratings test plays rated
 from __future__ import annotations
 
 import random
-import uuid
 from pathlib import Path
 
 import pytest
@@ -105,13 +104,13 @@ def test_a_seek_that_is_dropped_or_expires_is_said_on_the_page(browser, stack): 
             http, token = Http(base), page.evaluate("app.player.token")
             waiting = http.post("/matches", {}, token=token)  # alice sits down in her one match meanwhile
             assert waiting.status == 201, waiting.body
-            ben = http.post("/players", {"name": f"ben-{uuid.uuid4().hex[:8]}"}).body
-            bens = http.post("/seeks", {"rated": True}, token=ben["token"])  # paired with alice's: refused
+            ben = register(stack, "ben")  # on the stack's API: one Redis for both
+            bens = http.post("/seeks", {"rated": True}, token=ben.token)  # paired with alice's: refused
             assert bens.status == 201, bens.body
             sync_api.expect(message).to_contain_text("Your seek was dropped")
             assert page.evaluate("app.matchId") is None
 
-            assert http.request("DELETE", f"/seeks/{bens.body['id']}", token=ben["token"]).status == 204
+            assert http.request("DELETE", f"/seeks/{bens.body['id']}", token=ben.token).status == 204
             cancelled = http.post(f"/matches/{waiting.body['id']}/actions", {"type": "cancel"}, token=token)
             assert cancelled.status == 200, cancelled.body
             play.click()

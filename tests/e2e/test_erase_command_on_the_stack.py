@@ -17,10 +17,10 @@ import uuid
 from pathlib import Path
 
 from shared import keys
-from tests.waiting import wait_for, wait_until
+from tests.waiting import wait_until
 
 from .conftest import ROOT
-from .leftovers import archive_now, readers, where
+from .leftovers import archive_now, read_until_unnamed, readers, where
 from .table import joined, played, register, registered, stream_version, view
 
 
@@ -62,8 +62,7 @@ def test_truc_erase_refuses_the_tokens_shows_the_placeholder_everywhere_and_leav
     over = view(stack, playing, opponent.token, stream_version(stack, playing))
     assert over["status"] == "finished" and over["winner"] == "B"  # resigned (R31; aborted: before round 1 ended)
     assert view(stack, waiting, None, stream_version(stack, waiting))["status"] == "cancelled"
-    shown = wait_for(lambda: b"".join(readers(stack.http, matches, player.id)),
-                     lambda seen: name.encode() not in seen, 5)
+    shown = read_until_unnamed(stack.http, matches, player.id, name)
     assert name.encode() not in shown
     assert shown.count(placeholder.encode()) >= 10
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import uuid
 
 from shared import keys
-from tests.waiting import wait_for, wait_until
+from tests.waiting import wait_until
 
 from .http import Http
-from .leftovers import archive_now, readers
+from .leftovers import archive_now, read_until_unnamed
 from .table import played, register, registered
 
 
@@ -24,11 +24,6 @@ def _listed(http: Http, player_id: str) -> bytes:
     reply = http.get(f"/players/{player_id}/matches?status=finished&limit=100")
     assert reply.status == 200, reply.body
     return reply.raw
-
-
-def _read_until_unnamed(http: Http, match_id: str, player_id: str, name: str) -> bytes:
-    """Every reader of ``http``'s process naming the match's players, read until none shows ``name`` (5 s at most)."""
-    return wait_for(lambda: b"".join(readers(http, [match_id], player_id)), lambda seen: name.encode() not in seen, 5)
 
 
 def test_an_erasure_through_one_api_process_drops_the_name_another_had_kept(stack):
@@ -47,7 +42,7 @@ def test_an_erasure_through_one_api_process_drops_the_name_another_had_kept(stac
 
         placeholder = stack.redis.hget(keys.player(player.id), "name")
         for http in (other, stack.http):
-            shown = _read_until_unnamed(http, finished, player.id, name)
+            shown = read_until_unnamed(http, [finished], player.id, name)
             assert name.encode() not in shown
             assert placeholder in _listed(http, player.id)
         wait_until(lambda: all(http.post("/stream-tickets", token=player.token).status == 401

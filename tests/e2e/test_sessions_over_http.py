@@ -10,6 +10,7 @@ from tests.waiting import wait_for, wait_until
 
 from . import test_token_rotation_over_http as rotation
 from .conftest import Stack
+from .table import registered
 from .test_token_rotation_over_http import _answers_from_memory, _status
 
 two_apis = rotation.two_apis  # its fixture: two API processes over one Redis
@@ -64,10 +65,9 @@ def test_a_players_own_matches_are_listed_newest_first_and_paged(stack: Stack) -
 
 def test_a_changed_password_logs_every_other_device_out_and_keeps_this_one(stack: Stack) -> None:
     name = f"changer-{uuid.uuid4().hex[:8]}"
-    registered = stack.http.post("/players", {"name": name, "password": PASSWORD})
-    assert registered.status == 201
+    player = registered(stack, name, PASSWORD)
     logins = [stack.http.post("/sessions", {"name": name, "password": PASSWORD}) for _ in range(2)]
-    devices = [registered.body["token"]] + [login.body["token"] for login in logins]
+    devices = [player.token] + [login.body["token"] for login in logins]
     changer, others = devices[1], [devices[0], devices[2]]
 
     def answers(token: str) -> int:

@@ -31,9 +31,11 @@ def stalled(monkeypatch, store: RedisRatings, stage: str, meanwhile) -> None:
     expires and ``meanwhile`` runs (another folder takes the lock and folds)."""
     original = getattr(store, stage)
 
+    stalled_once = []
+
     def stall(*args, **kwargs):
-        if not getattr(stall, "done", False):
-            stall.done = True
+        if not stalled_once:
+            stalled_once.append(stage)
             store._client.delete(keys.ratings_lock())  # the lock expired (LOCK_MS) while this folder stalled
             meanwhile()
         return original(*args, **kwargs)
@@ -58,7 +60,7 @@ def test_a_fold_whose_lock_was_taken_over_writes_nothing(redis_client, monkeypat
 
     stalled(monkeypatch, stale, stage, take_over)
     if stage == "_rewrite":  # past the check: only the write scripts' fences stand in its way
-        monkeypatch.setattr(rating_store, "_HOLDS", lambda *_: 1, raising=False)
+        monkeypatch.setattr(rating_store, "_HOLDS", lambda *_: 1)
 
     stale.settle()
 

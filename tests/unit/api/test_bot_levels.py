@@ -3,7 +3,6 @@ other value, or a level without the bot, is 400 INVALID_REQUEST, naming the fiel
 lines say a bot match's level."""
 from __future__ import annotations
 
-import fakeredis
 import pytest
 
 from services.projector.catchup.catching_up import catch_up
@@ -16,13 +15,8 @@ TOKEN = "a-long-enough-bot-secret-for-these-tests-0123"
 
 
 @pytest.fixture
-def redis_client():
-    return fakeredis.FakeRedis(server=fakeredis.FakeServer())
-
-
-@pytest.fixture
-def http(redis_client):
-    return fake_app(redis_client, {"BOT_TOKEN": TOKEN}).test_client()
+def http(fake_redis):
+    return fake_app(fake_redis, {"BOT_TOKEN": TOKEN}).test_client()
 
 
 def _auth(http, name: str) -> dict:
@@ -52,21 +46,21 @@ def test_an_unknown_level_is_refused(http, level):
 
 
 @pytest.mark.parametrize("body", [{"bot_level": "hard"}, {"bot_level": "medium", "private": True}])
-def test_a_level_without_the_bot_is_refused_and_records_nothing(http, redis_client, body):
+def test_a_level_without_the_bot_is_refused_and_records_nothing(http, fake_redis, body):
     headers = _auth(http, "frank")
-    before = set(redis_client.scan_iter())
+    before = set(fake_redis.scan_iter())
     refused = http.post("/matches?lang=fr", json=body, headers=headers)
     assert refused.status_code == 400 and refused.get_json()["error"] == "INVALID_REQUEST"
     assert refused.get_json()["fields"]["bot_level"] == ["Seule une partie contre le bot a un niveau."]
-    assert set(redis_client.scan_iter()) == before  # no match, no lobby line, no count against the player
+    assert set(fake_redis.scan_iter()) == before  # no match, no lobby line, no count against the player
 
 
-def test_a_bot_matchs_lobby_lines_say_its_level_and_a_match_between_players_says_none(http, redis_client):
+def test_a_bot_matchs_lobby_lines_say_its_level_and_a_match_between_players_says_none(http, fake_redis):
     headers = _auth(http, "erin")
     against_bot = http.post("/matches", json={"opponent": "bot", "bot_level": "hard"}, headers=headers).get_json()
     waiting = http.post("/matches", json={}, headers=headers).get_json()
     for match in (against_bot, waiting):
-        catch_up(match["id"], ProjectorContext(RedisEventStore(redis_client), ReadModels(redis_client)))
+        catch_up(match["id"], ProjectorContext(RedisEventStore(fake_redis), ReadModels(fake_redis)))
     for path in ("/matches?status=playing", "/players/me/matches?status=playing"):
         lines = http.get(path, headers=headers).get_json()["matches"]
         assert [(line["id"], line["bot_level"]) for line in lines] == [(against_bot["id"], "hard")], path
