@@ -18,7 +18,3 @@ MATCH_ARCHIVED_PATTERN = f"{PREFIX}:{{m:*}}:cold"
 # written by the projector when a match ends: the archiver's sweep reads what is due from it.
 ARCHIVE_DUE = f"{PREFIX}:archive:due"
 ARCHIVE_TOTALS = f"{PREFIX}:archive:totals"  # a hash: matches archived, their bytes, failures by reason
-# The finished matches not archived yet (a sorted set: match id scored by its end, epoch ms),
-# written by the projector when a match ends: the archiver's sweep reads what is due from it.
-ARCHIVE_DUE = f"{PREFIX}:archive:due"
-ARCHIVE_TOTALS = f"{PREFIX}:archive:totals"  # a hash: matches archived, their bytes, failures by reason

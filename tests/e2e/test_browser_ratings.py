@@ -107,7 +107,7 @@ def test_a_seek_that_is_dropped_or_expires_is_said_on_the_page(browser, stack): 
             ben = register(stack, "ben")  # on the stack's API: one Redis for both
             bens = http.post("/seeks", {"rated": True}, token=ben.token)  # paired with alice's: refused
             assert bens.status == 201, bens.body
-            sync_api.expect(message).to_contain_text("Your seek was dropped")
+            sync_api.expect(message).to_contain_text("Your seek was dropped", timeout=15_000)  # via the projector
             assert page.evaluate("app.matchId") is None
 
             assert http.request("DELETE", f"/seeks/{bens.body['id']}", token=ben.token).status == 204

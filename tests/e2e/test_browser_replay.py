@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -40,11 +41,14 @@ def finished_match(stack: Stack) -> tuple[str, Seated]:
     return _FINISHED["match"]
 
 
-def as_player(open_page, player: Seated, match_id: str, lang: str = "en", **size):  # noqa: F811
-    """The table of ``player`` (kept in this browser's storage, as after registering) on the match."""
+def as_player(open_page, player: Seated, match_id: str, lang: str = "en", late_script: str = "", **size):  # noqa: F811
+    """The table of ``player`` (kept in this browser's storage, as after registering) on the match;
+    ``late_script``: one of the page's scripts arrives a second late."""
     page = open_page(f"/?lang={lang}", **size)
     page.evaluate("p => localStorage.setItem('truc.player', JSON.stringify(p))",
                   {"id": player.id, "name": player.name, "token": player.token})
+    if late_script:
+        page.route(f"**/static/{late_script}", lambda route: (time.sleep(1), route.continue_()))
     page.goto(f"{page.url.split('?')[0]}?lang={lang}&match={match_id}")
     sync_api.expect(page.locator("#match")).to_have_attribute("data-status", "finished")
     sync_api.expect(page.locator("#replay")).to_be_visible()
@@ -94,7 +98,11 @@ def test_a_finished_match_is_stepped_through_by_button_round_and_key(open_page, 
     page.keyboard.press("Home")
     shown_at(page, 1)
     sync_api.expect(page.locator("#replay-previous")).to_be_disabled()
-    sync_api.expect(page.locator("#replay-event")).to_contain_text("created the match")
+    created = f"\u2068{alice.name}\u2069 created the match."  # the name by id, the directory's; isolated
+    sync_api.expect(page.locator("#replay-event")).to_have_text(created)
+    sync_api.expect(page.locator("#log li").first).to_have_text(created)
+    sync_api.expect(page.locator("#log li").nth(1)).to_contain_text("sat down.")
+    assert "undefined" not in page.locator("#log").text_content()
     page.keyboard.press("PageDown")
     shown_at(page, deals[0])
     page.keyboard.press("PageDown")
@@ -104,6 +112,16 @@ def test_a_finished_match_is_stepped_through_by_button_round_and_key(open_page, 
     page.keyboard.press("End")
     shown_at(page, total)
     assert page.locator(".message.error").count() == 0
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("late_script", ["replay.js", "lobby.js"])
+def test_the_replay_shows_however_late_a_script_arrives(open_page, stack: Stack, late_script):  # noqa: F811
+    """The match's view may come before the last deferred script has run: the table starts after them all."""
+    match_id, alice = finished_match(stack)
+    page = as_player(open_page, alice, match_id, late_script=late_script)
+    sync_api.expect(page.locator("#replay-position")).to_contain_text("Move ")
+    sync_api.expect(page.locator("#finished-matches li")).not_to_have_count(0)
 
 
 @pytest.mark.timeout(180)

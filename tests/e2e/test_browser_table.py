@@ -61,13 +61,14 @@ def browser() -> Iterator:
 def open_page(browser, stack: Stack):
     """New pages on the table, each in a browser context of its own (its own localStorage);
     ``touch``: a phone's (a touch screen, no mouse)."""
-    contexts = []
+    contexts, errors = [], []
 
     def open_page(path: str = "/", width: int = 1100, height: int = 900, touch: bool = False):
         context = browser.new_context(viewport={"width": width, "height": height},
                                       **({"has_touch": True, "is_mobile": True} if touch else {}))
         contexts.append(context)
         page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(error))  # a script that threw: the page half drawn
         page.set_default_timeout(10_000)
         page.goto(f"http://{stack.http.host}:{stack.http.port}{path}")
         return page
@@ -75,6 +76,7 @@ def open_page(browser, stack: Stack):
     yield open_page
     for context in contexts:
         context.close()
+    assert not errors, [str(error) for error in errors]
 
 
 def register_in(page, prefix: str) -> str:

@@ -21,7 +21,7 @@ function renderReplay(view) {
   $("replay").hidden = !finished;
   if (!finished || replay.matchId === view.id) return;
   Object.assign(replay, { matchId: view.id, events: [], at: 0, asked: 0 });
-  if (typeof renderLobby === "function") renderLobby(); // lobby.js: the finished list has one more
+  renderLobby(); // lobby.js: the finished list has one more
   $("verify-result").textContent = "";
   $("verify-result").className = "verdict";
   attempt(async () => {

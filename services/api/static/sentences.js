@@ -49,8 +49,8 @@ function describe(event) {
   const s = d.seat;
   const v = { ...d, name: s ? who(s) : "", card: d.card ? cardText(d.card) : "" };
   const texts = {
-    match_created: () => _("{name} created the match.", { name: isolate(d.creator_name) }),
-    player_joined: () => _("{name} sat down.", { name: isolate(d.player_name) }),
+    match_created: () => _("{name} created the match.", { name: named(d.creator_id) }),
+    player_joined: () => _("{name} sat down.", { name: who(s) }),
     round_dealt: () => by(d.dealer, _("Round {round}: you deal.", d),
       _("Round {round}: {name} deals.", { ...d, name: who(d.dealer) })),
     redeal_proposed: () => by(s, _("You propose a redeal."), _("{name} proposes a redeal.", v)),

@@ -23,6 +23,7 @@ const app = {
   source: null, // the EventSource of the open match
   feed: null, // the EventSource of the player's own stream
   feedRetryMs: 0, // how long to wait before opening a refused player stream again
+  feedWaiters: [], // what waits for the player's stream to open (a seek, whose end only it tells)
   elsewhere: new Map(), // match id -> version: the player's other matches that await their move
   busy: false, // an action is on its way
   awaiting: 0, // the version our last action produced: its buttons stay off until the view reaches it
@@ -102,7 +103,7 @@ function setPlayer(player) {
   $("lobby").hidden = !player || (app.view !== null && !isOver(app.view));
   watchFeed();
   renderAccount(); // account.js: the player's matches, devices and password
-  if (typeof renderLobby === "function") renderLobby(); // lobby.js: matches to join, resume and replay
+  renderLobby(); // lobby.js: matches to join, resume and replay
 }
 
 async function register(event) {
@@ -130,6 +131,7 @@ async function signedIn() {
 // or "seek" if it ended unpaired: expired, or dropped (the player sat down in too many matches since).
 async function seekRated() {
   await attempt(async () => {
+    await feedOpen(FEED_WAIT_MS); // a seek paired or dropped before the stream opened would go unsaid
     const seek = await api("POST", "/seeks", { rated: true });
     app.seekId = seek.id;
     say(_("Looking for an opponent of your rating…"));
@@ -373,9 +375,21 @@ async function watchFeed() {
   feed.onopen = () => {
     app.feedRetryMs = 0;
     forget("feed");
+    app.feedWaiters.splice(0).forEach((resolve) => resolve());
   };
   feed.onerror = () => onFeedError(feed);
   app.feed = feed;
+}
+
+// Once the player's stream is open (the server has taken its position: whatever is told after
+// comes to us), or after ``ms`` at most: a stream refused for long holds nothing up for ever.
+const FEED_WAIT_MS = 5000;
+function feedOpen(ms) {
+  if (app.feed && app.feed.readyState === EventSource.OPEN) return Promise.resolve();
+  return new Promise((resolve) => {
+    app.feedWaiters.push(resolve);
+    setTimeout(resolve, ms);
+  });
 }
 
 async function onFeedError(feed) {
@@ -484,6 +498,8 @@ function cardFace(card, tag = "span", props = {}) {
 const other = (seat) => (seat === "A" ? "B" : "A");
 // A seat's player's name, isolated for use inside a sentence.
 const who = (seat) => isolate((app.view.players[seat] || {}).name || _("(empty seat)"));
+// A seated player's name by id, as events record them (names are the directory's, never an event's).
+const named = (id) => who(["A", "B"].find((seat) => (app.view.players[seat] || {}).id === id));
 // A seat as a label of its own: "You" for the player's own.
 const label = (seat) => (seat === app.view.you ? _("You") : who(seat));
 // The sentence for the player's own seat, or the one about another player.
@@ -511,7 +527,7 @@ function render(view) {
   renderSeats(view, me);
   renderTricks(view, me);
   renderActions(view);
-  if (typeof renderReplay === "function") renderReplay(view); // replay.js: a finished match, afterwards
+  renderReplay(view); // replay.js: a finished match, afterwards
   const again = focused && document.querySelector(`[data-key="${CSS.escape(focused)}"]`);
   if (again) again.focus();
   else if (focused) (document.querySelector("#hand button:enabled, #actions button:enabled") || $("log")).focus();
@@ -841,4 +857,6 @@ function start() {
   else if (params.get("match")) openMatch(params.get("match"));
 }
 
-start();
+// Once every deferred script has run: a view answered sooner would find replay.js or lobby.js
+// not yet there, and a finished match would show no replay.
+document.addEventListener("DOMContentLoaded", start);
