@@ -10,14 +10,14 @@ from tests.match_support import play_through_service
 
 
 def play_mixed_matches(service: Matches, players: tuple[Player, Player], count: int, seed: int = 7) -> dict[str, str]:
-    """``count`` matches of every ending (won on score, resigned late, aborted, cancelled, a private one
-    cancelled) and some still being played; each id and how it went."""
+    """``count`` matches of every ending (won on score, rated; resigned late, aborted, cancelled, a private
+    one cancelled) and some still being played; each id and how it went."""
     rng, made = random.Random(seed), {}
     alice, bob = players
     for n in range(count):
         kind = ("won", "resigned", "aborted", "cancelled", "private", "playing")[n % 6]
         if kind == "won":
-            match_id = play_through_service(service, rng, players=players)
+            match_id = play_through_service(service, rng, players=players, rated=True)
         elif kind in ("resigned", "playing"):
             match_id = play_through_service(service, rng, stop_after=rng.randint(8, 30), players=players)
             over = service.folds.get(match_id).state.status.over

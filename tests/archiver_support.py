@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from services.projector.catchup.catching_up import catch_up
@@ -16,10 +17,12 @@ HOUR_MS = 3_600_000
 
 
 def finished_match(client: Any, match_id: str, seed: int = 1, players: Players | None = None,
-                   at: int = ENDED_AT) -> int:
+                   at: int = ENDED_AT, rated: bool = False) -> int:
     """Store a random match played to its end at ``at``, with a seed, and project it; its version."""
     store = RedisEventStore(client, clock=lambda: at)
     events = random_match(seed, match_id, players or ((f"{match_id}a", "alice"), (f"{match_id}b", "bob")))
+    if rated:
+        events[0] = replace(events[0], rated=True)
     append_in_batches(store, match_id, events, random.Random(seed))
     client.set(keys.match_seed(match_id), f"seed-of-{match_id}")
     return catch_up(match_id, ProjectorContext(RedisEventStore(client), ReadModels(client)))

@@ -12,9 +12,9 @@ ALICE, BOB = Player("alice-id", "alice"), Player("bob-id", "bob")
 
 
 def play_through_service(service: Matches, rng: random.Random, stop_after: int | None = None,
-                         players: tuple[Player, Player] = (ALICE, BOB)) -> str:
+                         players: tuple[Player, Player] = (ALICE, BOB), rated: bool = False) -> str:
     """Create, join and play a match with random legal actions; its id. ``stop_after``: actions."""
-    created = create(service, players[0], {"rules": Rules(), "first_dealer": None})
+    created = create(service, players[0], {"rules": Rules(), "first_dealer": None, "rated": rated})
     match_id = created.match_id
     join(service, match_id, players[1])
     seated = {"A": players[0], "B": players[1]}

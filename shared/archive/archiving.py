@@ -39,6 +39,7 @@ from shared.eventstore import RedisEventStore
 from shared.eventstore.port import Clock, StoredEvent, system_clock
 from shared.readmodels import retiring
 from shared.readmodels.generations import read_pointer
+from shared.readmodels.rating_store import RedisRatings
 from shared.seeds import SeedVault
 
 FINAL_EVENTS = ("match_won", "match_cancelled")  # nothing is appended after either
@@ -112,9 +113,16 @@ class Archiver:
         return Outcome(match_id, "already")
 
     def _retire(self, match_id: str, events: Sequence[StoredEvent], generations: list[int]) -> None:
-        """Move the left match's list places to cold records, then retire the guards they stand for."""
-        retiring.retire(self._client, match_id, events[0].at, _players(events), generations,
+        """Move the left match's list places to cold records, then retire the guards they stand for;
+        a rated one's rating entries too (the served generation's folder moves them at once, any
+        other's at its next settle: a generation being built, at the end of its rebuild)."""
+        players = _players(events)
+        retiring.retire(self._client, match_id, events[0].at, players, generations,
                         chilled=lambda: self._stop("chilled"))
+        if events[0].data.get("rated") and len(players) == 2:
+            for generation in generations:
+                RedisRatings(self._client, generation).chill(match_id, events[-1].at, players,
+                                                             fold=generation == generations[0])
 
     def _generations(self) -> list[int]:
         """The generation served, then every other whose read models may hold a match."""

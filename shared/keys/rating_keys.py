@@ -1,8 +1,8 @@
 """The ratings read model's keys (shared/readmodels/ratings.py), each by read-model generation.
 
-The ordered results, the results not yet folded and the fold's lock share one hash tag
-(``{ratings}``): one script adds a result to both and one releases the lock only when nothing
-waits. A player's rating history lives in the player's slot; the leaderboard is global.
+The ordered results, the results not yet folded, the chills waiting and the fold's lock share
+one hash tag (``{ratings}``): one script releases the lock only when nothing waits. A player's
+rating history, hot and cold, lives in the player's slot; the leaderboard is global.
 """
 from __future__ import annotations
 
@@ -62,6 +62,23 @@ def player_ratings(player_id: str, generation: int = 0) -> str:
     return player_key(player_id, "ratings") + _suffix(generation)
 
 
+def player_ratings_cold(player_id: str, generation: int = 0) -> str:
+    """The oldest part of the player's rating history, compact (a string: the standing after it, then
+    fixed-width records; see :mod:`shared.readmodels.rating_cold`)."""
+    return player_key(player_id, "ratings-cold") + _suffix(generation)
+
+
+def player_ratings_cold_pattern(generation: int) -> str:
+    """SCAN MATCH pattern of every player's cold rating history in ``generation`` (exactly that one)."""
+    return f"{PREFIX}:{{p:*}}:ratings-cold" + _suffix(generation)
+
+
+def ratings_chills(generation: int = 0) -> str:
+    """The archived rated matches whose players' entries wait to be made compact (a sorted set:
+    ``<match> <player> <player>`` scored by the match's end, ms), done by the folder."""
+    return f"{_TAG}:chills" + _suffix(generation)
+
+
 def player_ratings_pattern(generation: int) -> str:
     """SCAN MATCH pattern of every player's rating history in ``generation`` (exactly that one)."""
     return f"{PREFIX}:{{p:*}}:ratings" + _suffix(generation)
@@ -70,4 +87,4 @@ def player_ratings_pattern(generation: int) -> str:
 def ratings_global_keys(generation: int) -> list[str]:
     """The generation's ratings keys outside any player slot."""
     return [rated_results(generation), ratings_pending(generation), ratings_lock(generation), leaderboard(generation),
-            ratings_fences(generation), leaderboard_fence(generation)]
+            ratings_fences(generation), leaderboard_fence(generation), ratings_chills(generation)]

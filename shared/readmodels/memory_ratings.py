@@ -26,6 +26,9 @@ class InMemoryRatings:
             self.settle()
         return True
 
+    def chill(self, match_id: str, ended_at: int, player_ids: list[str], fold: bool = True) -> None:
+        """Nothing to make compact in memory: every entry stays exact."""
+
     def settle(self) -> int:
         with self._lock:
             if not self._pending:

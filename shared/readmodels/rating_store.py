@@ -7,6 +7,11 @@ Layout (key names from :mod:`shared.keys.rating_keys`; compact members from
   scored by the match's end; ties at one instant are ordered by member, which starts with the
   match id, so ZRANGE is the fold's order. The last entry is the player's rating: nothing else
   is kept per player, and nothing at all per match beyond the two entries;
+- a player's cold part (:mod:`shared.readmodels.rating_cold`): once a rated match is archived,
+  the entries of its players up to it leave the sorted set for one string per player of
+  fixed-width records, headed by the exact standing after them. It is always the history's
+  oldest part, so a fold that starts after it starts from that standing;
+- the chills: archived matches whose entries wait to be moved, moved by the folder;
 - pending: the results recorded but not yet folded (usually none or one);
 - the lock: the one folder's token (it expires, so a crashed folder only delays);
 - the leaderboard: the non-provisional players scored by rating.
@@ -27,6 +32,11 @@ history, and beside the board), and replaces the entries from the fold's place o
 read. So a folder that lost its lock writes nothing, or, if it lost it between the check and the
 writes, nothing the newer folder wrote (which folds every result the stale one did, and more).
 
+Cold parts are written by the folder only (a chill asked for waits in the chills, as a result
+waits in pending), fenced like every other write, so a move never races a refold. A result that
+ends inside a player's cold part (its worker lagged past the match's archiving) is folded with
+everything, from nothing: the cold parts keep their bounds, and their records are written anew.
+
 Race-freedom: recording adds the result to pending; a folder that takes the lock folds every
 pending result and lets go in one script that removes what it folded and keeps the lock if
 anything new waits (it then folds again). A recorder that finds the lock taken leaves its
@@ -42,6 +52,18 @@ from typing import Any
 from shared import keys
 from shared.eventstore.lua import Script
 from shared.ratings.rating_fold import NEW_PLAYER, Change, PlayerRating, RatedResult, refold
+from shared.readmodels.rating_cold import (
+    HEADER_BYTES,
+    RECORD_BYTES,
+    changes_of,
+    cold_header,
+    cold_record,
+    holds_match,
+    record_key,
+    records,
+    result_of_record,
+    standing,
+)
 from shared.readmodels.rating_entries import (
     entry_from,
     entry_match,
@@ -64,16 +86,19 @@ _RECORD = Script("""
 return redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
 """)
 
-# KEYS[1] pending, KEYS[2] lock. ARGV[1] token, ARGV[2] lock ms, then the members folded.
+# KEYS[1] pending, KEYS[2] the chills waiting, KEYS[3] lock. ARGV[1] token, ARGV[2] lock ms, ARGV[3] how
+# many results were folded, then those results, then the chills done.
 # Returns 1 if the lock was let go (nothing waits), 0 if kept (fold again).
 _RELEASE = Script("""
-for i = 3, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 1 end
-if redis.call('ZCARD', KEYS[1]) > 0 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+local folded = tonumber(ARGV[3])
+for i = 4, 3 + folded do redis.call('ZREM', KEYS[1], ARGV[i]) end
+for i = 4 + folded, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 1 end
+if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) > 0 then
+  redis.call('PEXPIRE', KEYS[3], ARGV[2])
   return 0
 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[3])
 return 1
 """)
 
@@ -112,6 +137,38 @@ return 1
 """)
 
 
+# KEYS[1] a player's history, KEYS[2] its cold part, KEYS[3] its fence. ARGV[1] the fold's fence,
+# ARGV[2] the new header, ARGV[3] the records to add, then the members they stand for (the
+# history's oldest). Returns 1 if moved, 0 if a newer fold wrote here or they moved already.
+_CHILL = Script("""
+if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[3]) or '0') then return 0 end
+for i = 4, #ARGV do
+  if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then return 0 end
+end
+redis.call('SET', KEYS[3], ARGV[1])
+local cold = redis.call('GET', KEYS[2])
+redis.call('SET', KEYS[2], ARGV[2] .. (cold and string.sub(cold, HEADER_BYTES + 1) or '') .. ARGV[3])
+for i = 4, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
+return 1
+""".replace("HEADER_BYTES", str(HEADER_BYTES)))
+
+# KEYS[1] a player's history, KEYS[2] its cold part, KEYS[3] its fence. ARGV[1] the fold's fence,
+# ARGV[2] the cold part whole ('' for none), then score, member pairs: the history whole.
+# Returns 1 if written, 0 if a newer fold wrote here already.
+_REWRITE = Script("""
+if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[3]) or '0') then return 0 end
+redis.call('SET', KEYS[3], ARGV[1])
+redis.call('DEL', KEYS[1])
+if ARGV[2] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[2]) end
+for i = 3, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
+""")
+
+
+class _InsideTheColdPart(Exception):
+    """A result to fold ends before a player's cold part does: only a fold of everything can place it."""
+
+
 def _key(entry: tuple[bytes, float]) -> tuple[int, str]:
     return (int(entry[1]), entry_match(entry[0]))
 
@@ -123,10 +180,17 @@ class RedisRatings:
         self._client = client
         self._generation = keys.validate_generation(generation)
         self._pending_key = keys.ratings_pending(generation)
+        self._chills_key = keys.ratings_chills(generation)
         self._lock_key = keys.ratings_lock(generation)
 
     def _history(self, player_id: str) -> str:
         return keys.player_ratings(player_id, self._generation)
+
+    def _cold(self, player_id: str) -> str:
+        return keys.player_ratings_cold(player_id, self._generation)
+
+    def _fence(self, player_id: str) -> str:
+        return keys.player_ratings_fence(player_id, self._generation)
 
     def record(self, result: RatedResult, fold: bool = True) -> bool:
         for player_id in (result.match_id, result.player_a, result.player_b):
@@ -138,25 +202,52 @@ class RedisRatings:
             self.settle()
         return added
 
+    def chill(self, match_id: str, ended_at: int, player_ids: list[str], fold: bool = True) -> None:
+        """The match left Redis: its players' entries up to it become their cold parts (by the folder,
+        which folds what waits first); ``fold``: now, else at the next settle."""
+        for player_id in (match_id, *player_ids):
+            keys.validate_match_id(player_id)
+        self._client.zadd(self._chills_key, {" ".join([match_id, *player_ids]): ended_at})
+        if fold:
+            self.settle()
+
     def _folded(self, result: RatedResult) -> bool:
-        """Whether the result's entry is in its first player's history already."""
-        at = self._client.zrangebyscore(self._history(result.player_a), result.ended_at, result.ended_at)
-        return any(entry_match(member) == result.match_id for member in at)
+        """Whether the result's entry is in its first player's history already (hot, or cold)."""
+        history, cold = self._history(result.player_a), self._cold(result.player_a)
+        pipe = self._client.pipeline(transaction=False)
+        pipe.zrangebyscore(history, result.ended_at, result.ended_at)
+        pipe.getrange(cold, -RECORD_BYTES, -1)
+        at, last = pipe.execute()
+        if any(entry_match(member) == result.match_id for member in at):
+            return True
+        if not last or record_key(last) < result.key:
+            return False  # after the cold part: not in it
+        return holds_match(self._client.get(cold)[HEADER_BYTES:], result.match_id)
 
     def settle(self) -> int:
         token, folded = str(self._client.incr(keys.ratings_fences(self._generation))), 0
         if not self._client.set(self._lock_key, token, nx=True, px=LOCK_MS):
             return 0  # the holder folds ours before it lets go
         while True:
-            members = self._client.zrange(self._pending_key, 0, -1, withscores=True)
+            pipe = self._client.pipeline(transaction=False)
+            pipe.zrange(self._pending_key, 0, -1, withscores=True)
+            pipe.zrange(self._chills_key, 0, -1, withscores=True)
+            members, chills = pipe.execute()
             try:
                 folded += self._fold(members, token)
+                self._chill_all(chills, token)
             except LostLockError:
                 return folded  # the lock's new holder folds what was pending, ours included
-            released = _RELEASE(self._client, [self._pending_key, self._lock_key],
-                                [token, LOCK_MS, *(member for member, _ in members)])
+            released = _RELEASE(self._client, [self._pending_key, self._chills_key, self._lock_key],
+                                [token, LOCK_MS, len(members), *(member for member, _ in members),
+                                 *(member for member, _ in chills)])
             if int(released):
                 return folded
+
+    def _holds(self, token: str) -> None:
+        """LostLockError unless ``token`` still holds the lock (kept on for LOCK_MS)."""
+        if not int(_HOLDS(self._client, [self._lock_key], [token, LOCK_MS])):
+            raise LostLockError(token)
 
     def _fold(self, pending: list[tuple[bytes, float]], token: str) -> int:
         """Fold the pending results and every result they affect, under the fence ``token``; how many
@@ -169,13 +260,15 @@ class RedisRatings:
             for player in (result.player_a, result.player_b):
                 since[player] = min(since.get(player, result.key), result.key)
         self._affected(gathered, since)
-        standing = self._standings(since)
+        try:
+            standing = self._standings(since)
+        except _InsideTheColdPart:
+            return self._fold_everything(list(gathered.values()), token)
         changes: dict[str, list[tuple[Change, bool]]] = {player: [] for player in since}
         for change in refold(gathered.values(), standing):
             seated_a = gathered[change.match_id].player_a == change.player_id
             changes[change.player_id].append((change, seated_a))
-        if not int(_HOLDS(self._client, [self._lock_key], [token, LOCK_MS])):
-            raise LostLockError(token)
+        self._holds(token)
         self._rewrite(changes, since, token)
         return len(gathered)
 
@@ -199,31 +292,46 @@ class RedisRatings:
                             frontier.add(other)
 
     def _standings(self, since: dict[str, tuple[int, str]]) -> dict[str, PlayerRating]:
-        """Each player's rating just before their place in the fold."""
+        """Each player's rating just before their place in the fold: their last entry before it, else
+        their cold part's standing. _InsideTheColdPart if a place is not after a cold part."""
         players = sorted(since)
         pipe = self._client.pipeline(transaction=False)
         for player in players:
             pipe.zrevrangebyscore(self._history(player), since[player][0], "-inf", start=0, num=_STANDING_LOOKBACK,
                                   withscores=True)
-        standing = {}
-        for player, earlier in zip(players, pipe.execute()):
+            self._ask_cold_standing(pipe, player)
+        read = pipe.execute()
+        standings = {}
+        for index, player in enumerate(players):
+            earlier, header, last = read[3 * index:3 * index + 3]
             before = [entry for entry in earlier if _key(entry) < since[player]]
             if not before and len(earlier) == _STANDING_LOOKBACK:  # that many at one instant: read them all
                 every = self._client.zrevrangebyscore(self._history(player), since[player][0], "-inf", withscores=True)
                 before = [entry for entry in every if _key(entry) < since[player]]
-            standing[player] = entry_from(player, *before[0], NEW_PLAYER).after if before else NEW_PLAYER
-        return standing
+            if before:
+                standings[player] = entry_from(player, *before[0], NEW_PLAYER).after
+            elif header:
+                if record_key(last) >= since[player]:
+                    raise _InsideTheColdPart(player)
+                standings[player] = standing(header, last)
+            else:
+                standings[player] = NEW_PLAYER
+        return standings
 
     def _rewrite(self, changes: dict[str, list[tuple[Change, bool]]], since: dict[str, tuple[int, str]],
                  fence: str) -> None:
         """Replace each player's entries from the fold's place on, and their leaderboard place: one
         fenced script per player's slot, then one for the board."""
-        places: list[Any] = []
         for player, made in changes.items():
             at, match_id = since[player]
             entries = [part for change, seated_a in made for part in (change.at, entry_member(change, seated_a))]
-            _REPLACE(self._client, [self._history(player), keys.player_ratings_fence(player, self._generation)],
-                     [fence, at, match_id, *entries])
+            _REPLACE(self._client, [self._history(player), self._fence(player)], [fence, at, match_id, *entries])
+        self._place(changes, fence)
+
+    def _place(self, changes: dict[str, list[tuple[Change, bool]]], fence: str) -> None:
+        """Each changed player's leaderboard place, as their last change left them (one fenced script)."""
+        places: list[Any] = []
+        for player, made in changes.items():
             if made:
                 final = made[-1][0].after
                 places += [player, "" if final.provisional else repr(final.rating.value)]
@@ -231,25 +339,103 @@ class RedisRatings:
             _PLACE(self._client, [keys.leaderboard(self._generation), keys.leaderboard_fence(self._generation)],
                    [fence, *places])
 
+    def _fold_everything(self, late: list[RatedResult], token: str) -> int:
+        """Fold every result from nothing: a result ended before a player's cold part does (its
+        worker lagged past the match's archiving). Each player's cold part keeps its bounds, its
+        records and header folded anew."""
+        every = {result.match_id: result for result in self.results()}
+        every.update((result.match_id, result) for result in late)
+        bounds = {player: record_key(last) for player, last in self._cold_lasts(every.values()).items() if last}
+        changes: dict[str, list[tuple[Change, bool]]] = {}
+        for change in refold(every.values(), {}):
+            seated_a = every[change.match_id].player_a == change.player_id
+            changes.setdefault(change.player_id, []).append((change, seated_a))
+        self._holds(token)
+        for player, made in changes.items():
+            cold, hot = _split(player, made, bounds.get(player))
+            _REWRITE(self._client, [self._history(player), self._cold(player), self._fence(player)],
+                     [token, cold, *hot])
+        self._place(changes, token)
+        return len(every)
+
+    def _cold_lasts(self, results: Any) -> dict[str, bytes]:
+        """The last cold record of each player of ``results`` (empty: none)."""
+        players = sorted({player for result in results for player in (result.player_a, result.player_b)})
+        pipe = self._client.pipeline(transaction=False)
+        for player in players:
+            pipe.getrange(self._cold(player), -RECORD_BYTES, -1)
+        return dict(zip(players, pipe.execute() if players else [], strict=True))
+
+    def _chill_all(self, chills: list[tuple[bytes, float]], token: str) -> None:
+        """Move each chilled match's players' entries up to it into their cold parts."""
+        for member, score in chills:
+            match_id, *players = member.decode().split(" ")
+            for player in players:
+                self._chill(player, (int(score), match_id), token)
+
+    def _chill(self, player: str, upto: tuple[int, str], token: str) -> None:
+        """Move the player's entries up to ``upto`` (all of the oldest that pack) into the cold part."""
+        entries = self._client.zrangebyscore(self._history(player), "-inf", upto[0], withscores=True)
+        moving: list[tuple[bytes, float]] = []
+        packed = []
+        for entry in entries:
+            record = cold_record(player, *entry) if _key(entry) <= upto else None
+            if record is None:
+                break
+            moving.append(entry)
+            packed.append(record)
+        if not moving:
+            return
+        self._holds(token)
+        _CHILL(self._client, [self._history(player), self._cold(player), self._fence(player)],
+               [token, cold_header(player, *moving[-1]), b"".join(packed), *(member for member, _ in moving)])
+
     def rating(self, player_id: str) -> PlayerRating | None:
-        last = self._client.zrange(self._history(player_id), -1, -1, withscores=True)
-        return entry_from(player_id, *last[0], NEW_PLAYER).after if last else None
+        pipe = self._client.pipeline(transaction=False)
+        self._ask_last(pipe, player_id)
+        return self._last(player_id, *pipe.execute())
+
+    def _ask_last(self, pipe: Any, player_id: str) -> None:
+        """Queue the reads that give the player's last standing (see ``_last``)."""
+        pipe.zrange(self._history(player_id), -1, -1, withscores=True)
+        self._ask_cold_standing(pipe, player_id)
+
+    def _ask_cold_standing(self, pipe: Any, player_id: str) -> None:
+        """Queue the reads of the cold part's standing: its header and last record (empty: none)."""
+        pipe.getrange(self._cold(player_id), 0, HEADER_BYTES - 1)
+        pipe.getrange(self._cold(player_id), -RECORD_BYTES, -1)
+
+    @staticmethod
+    def _last(player_id: str, last: list[tuple[bytes, float]], header: bytes, record: bytes) -> PlayerRating | None:
+        if last:
+            return entry_from(player_id, *last[0], NEW_PLAYER).after
+        return standing(header, record) if header else None
 
     def history(self, player_id: str, after: int = 0, limit: int = 50) -> list[Change]:
         if limit <= 0:
             return []
-        start = max(after - 1, 0)  # the entry before the window says where its first one started
-        entries = self._client.zrange(self._history(player_id), start, after + limit - 1, withscores=True)
-        before, out = NEW_PLAYER, []
-        for index, entry in enumerate(entries):
-            change = entry_from(player_id, *entry, before)
-            if start + index >= after:
-                out.append(change)
-            before = change.after
-        return out
+        pipe = self._client.pipeline(transaction=False)
+        pipe.strlen(self._cold(player_id))
+        self._ask_cold_standing(pipe, player_id)
+        length, header, last = pipe.execute()
+        cold_count = max(length - HEADER_BYTES, 0) // RECORD_BYTES
+        if after >= cold_count:  # the hot part only, from the entry before the window's first
+            start = max(after - 1 - cold_count, 0)
+            entries = self._client.zrange(self._history(player_id), start, after + limit - 1 - cold_count,
+                                          withscores=True)
+            before = standing(header, last) if header and start == 0 else NEW_PLAYER
+            return _hot_changes(player_id, entries, cold_count + start, after, before)
+        cold = self._client.get(self._cold(player_id)) or b""  # inside the cold part: wins count from its first
+        cold_records = records(cold[HEADER_BYTES:])
+        changes = changes_of(player_id, cold_records, standing(cold[:HEADER_BYTES], cold_records[-1]))
+        if after + limit > len(changes):
+            entries = self._client.zrange(self._history(player_id), 0, after + limit - 1 - len(changes),
+                                          withscores=True)
+            changes += _hot_changes(player_id, entries, len(changes), len(changes), changes[-1].after)
+        return changes[after:after + limit]
 
     def leaderboard(self, after: int = 0, limit: int = 50) -> list[tuple[str, PlayerRating]]:
-        """The page of the board, then every one of its players' last entries in one pipeline: two
+        """The page of the board, then every one of its players' last standings in one pipeline: two
         round trips a page, however long (a player's history lives in their own slot)."""
         if limit <= 0:
             return []
@@ -257,9 +443,10 @@ class RedisRatings:
                for p in self._client.zrevrange(keys.leaderboard(self._generation), after, after + limit - 1)]
         pipe = self._client.pipeline(transaction=False)
         for player in ids:
-            pipe.zrange(self._history(player), -1, -1, withscores=True)
-        return [(player, entry_from(player, *last[0], NEW_PLAYER).after)
-                for player, last in zip(ids, pipe.execute() if ids else [], strict=True) if last]
+            self._ask_last(pipe, player)
+        read = pipe.execute() if ids else []
+        lasts = [(player, self._last(player, *read[3 * index:3 * index + 3])) for index, player in enumerate(ids)]
+        return [(player, last) for player, last in lasts if last is not None]
 
     def results(self) -> list[RatedResult]:
         found: dict[str, RatedResult] = {}
@@ -267,7 +454,39 @@ class RedisRatings:
             player = keys.player_id_from_key(key)
             for entry in self._client.zrange(key, 0, -1, withscores=True):
                 found.setdefault(entry_match(entry[0]), result_of_entry(player, *entry))
+        for key in self._client.scan_iter(match=keys.player_ratings_cold_pattern(self._generation), count=500):
+            player = keys.player_id_from_key(key)
+            for record in records((self._client.get(key) or b"")[HEADER_BYTES:]):
+                result = result_of_record(player, record)
+                found.setdefault(result.match_id, result)
         return sorted(found.values(), key=lambda r: r.key)
 
     def waiting(self) -> int:
         return int(self._client.zcard(self._pending_key))
+
+
+def _hot_changes(player_id: str, entries: list[tuple[bytes, float]], first: int, after: int,
+                 before: PlayerRating) -> list[Change]:
+    """The changes of hot ``entries`` (the first at position ``first``, after ``before``) from ``after`` on."""
+    out = []
+    for index, entry in enumerate(entries):
+        change = entry_from(player_id, *entry, before)
+        if first + index >= after:
+            out.append(change)
+        before = change.after
+    return out
+
+
+def _split(player: str, made: list[tuple[Change, bool]], bound: tuple[int, str] | None) -> tuple[bytes, list[Any]]:
+    """A player's changes folded anew as their cold part (those up to ``bound``, as far as they
+    pack) and their hot entries (score, member pairs)."""
+    stored = [(entry_member(change, seated_a), change.at) for change, seated_a in made]
+    packed: list[bytes] = []
+    for (member, at), (change, _) in zip(stored, made, strict=True):
+        inside = bound is not None and (change.at, change.match_id) <= bound
+        record = cold_record(player, member, at) if inside else None
+        if record is None:
+            break
+        packed.append(record)
+    hot = [part for member, at in stored[len(packed):] for part in (at, member)]
+    return (cold_header(player, *stored[len(packed) - 1]) + b"".join(packed) if packed else b""), hot

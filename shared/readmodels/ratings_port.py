@@ -7,6 +7,7 @@ once however often it is told; once settled, the ratings served are always the f
 in the order of :mod:`shared.ratings.rating_fold` (end time, then match id), whichever order
 they were recorded in and however many folders ran at once; a player's history is one entry
 per rated match, oldest first; the leaderboard holds the non-provisional players by rating.
+A chill (an archived match) changes none of that but the precision of its older entries.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ class RatingsStore(Protocol):
     def record(self, result: RatedResult, fold: bool = True) -> bool:
         """Add a rated result (True if it was new) and, with ``fold``, fold what waits (see
         ``settle``); a generation being built folds once, at the end of its rebuild."""
+        ...
+
+    def chill(self, match_id: str, ended_at: int, player_ids: list[str], fold: bool = True) -> None:
+        """The match left Redis for the archive: its players' entries up to it (its end, then its id)
+        may be kept compact from now on, their ratings and RDs then read to within 0.001 and their
+        volatilities not at all (NaN); with ``fold``, at once (after what waits), else at the next
+        settle. Results, ratings and the leaderboard stay exact."""
         ...
 
     def settle(self) -> int:

@@ -8,6 +8,7 @@ results were recorded in and however many folders ran at once.
 from __future__ import annotations
 
 import random
+import string
 import threading
 
 import pytest
@@ -134,3 +135,104 @@ def test_results_recorded_without_folding_wait_until_settled(store: RatingsStore
     assert store.settle() == 30
     expected = ratings_of(results)
     assert served(store, set(expected)) == expected and store.waiting() == 0
+
+
+# ---- archived matches: chills -----------------------------------------------------------
+
+_ALPHABET = string.ascii_letters + string.digits + "-_"
+
+
+def _id(rng: random.Random, chars: int) -> str:
+    return "".join(rng.choice(_ALPHABET) for _ in range(chars))
+
+
+def league(count: int = 40, seed: int = 7) -> list[RatedResult]:
+    """A season with ids of the server's shapes (16 characters a player, 12 a match): ids a chill packs."""
+    rng = random.Random(seed)
+    players = [_id(rng, 16) for _ in range(6)]
+    return [RatedResult(rng.randrange(30 * DAY_MS), _id(rng, 12), *rng.sample(players, 2), rng.random() < 0.5)
+            for _ in range(count)]
+
+
+def chill(store: RatingsStore, result: RatedResult) -> None:
+    store.chill(result.match_id, result.ended_at, [result.player_a, result.player_b])
+
+
+def histories(store: RatingsStore, players: set[str]) -> dict[str, list]:
+    return {player: store.history(player, 0, 1000) for player in players}
+
+
+def assert_same_history(chilled: list, exact: list, whole: bool = True) -> None:
+    """A chilled history: every entry's match, end, opponent, result and counts exact; ratings and RDs
+    within 0.001; (``whole``) the last entry's standing exact, the player's rating."""
+    assert [(c.match_id, c.at, c.opponent, c.won, c.after.games, c.after.wins) for c in chilled] == \
+        [(c.match_id, c.at, c.opponent, c.won, c.after.games, c.after.wins) for c in exact]
+    for mine, theirs in zip(chilled, exact):
+        assert abs(mine.after.rating.value - theirs.after.rating.value) < 1e-3
+        assert abs(mine.after.rating.rd - theirs.after.rating.rd) < 1e-3
+        assert abs(mine.before.rating.value - theirs.before.rating.value) < 1e-3
+    assert not whole or chilled[-1].after == exact[-1].after
+
+
+def test_chilled_entries_serve_the_same_ratings_results_board_and_histories(store: RatingsStore) -> None:
+    results = sorted(league(), key=lambda r: r.key)
+    for result in results:
+        store.record(result)
+    players = {p for r in results for p in (r.player_a, r.player_b)}
+    exact, board, expected = histories(store, players), store.leaderboard(0, 10), ratings_of(results)
+    for result in results[:25]:
+        chill(store, result)
+    assert served(store, players) == expected
+    assert store.results() == results and store.leaderboard(0, 10) == board
+    for player, history in histories(store, players).items():
+        assert_same_history(history, exact[player])
+        for after, limit in ((0, 3), (2, 5), (len(history) - 4, 3), (len(history) - 2, 10), (len(history), 5)):
+            window = store.history(player, after, limit)
+            assert [c.match_id for c in window] == [c.match_id for c in history[after:after + limit]]
+            if window:
+                assert_same_history(window, exact[player][after:after + limit], whole=False)
+    for result in results[25:]:
+        chill(store, result)  # every entry cold: the standing after them is still the rating
+    assert served(store, players) == expected and store.leaderboard(0, 10) == board
+    assert store.results() == results
+
+
+def test_a_result_told_again_after_its_chill_is_not_counted_twice(store: RatingsStore) -> None:
+    results = sorted(league(12, seed=3), key=lambda r: r.key)
+    for result in results:
+        store.record(result)
+        chill(store, result)
+    assert all(store.record(result) is False for result in results)
+    assert served(store, {results[0].player_a}) == {results[0].player_a: ratings_of(results)[results[0].player_a]}
+    assert store.results() == results and store.waiting() == 0
+
+
+def test_a_result_that_ends_inside_the_chilled_part_is_folded_in_its_place(store: RatingsStore) -> None:
+    """Its worker lagged past the archiving of later matches of its players: it still counts where it ended."""
+    results = sorted(league(30, seed=5), key=lambda r: r.key)
+    late = results[4]
+    for result in results:
+        if result is not late:
+            store.record(result)
+            chill(store, result)
+    assert store.record(late) is True
+    expected = ratings_of(results)
+    assert served(store, set(expected)) == expected and store.results() == results
+    for player in (late.player_a, late.player_b):
+        history = store.history(player, 0, 1000)
+        assert late.match_id in [change.match_id for change in history]
+        assert history[-1].after == expected[player]
+
+
+def test_chills_and_results_in_any_order_serve_the_fold_of_them_all(backend: str,
+                                                                    request: pytest.FixtureRequest) -> None:
+    results = league(30, seed=9)
+    for seed in range(3):
+        store = _store(backend, request, seed + 3)  # a generation of its own each time
+        steps = [("record", r) for r in results] + [("chill", r) for r in results]
+        random.Random(seed).shuffle(steps)
+        for step, result in steps:
+            store.record(result) if step == "record" else chill(store, result)
+        expected = ratings_of(results)
+        assert served(store, set(expected)) == expected
+        assert store.results() == sorted(results, key=lambda r: r.key)

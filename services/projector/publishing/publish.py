@@ -5,6 +5,7 @@ from __future__ import annotations
 from shared import keys
 from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
+from shared.ratings.rating_fold import RatedResult
 from shared.readmodels.generations import Pointer
 from shared.readmodels.player_feeds import notices_of
 from shared.readmodels.port import ReadSide
@@ -92,19 +93,23 @@ def publish_archived(readmodels: ReadSide, projection: FoldedMatch, *, generatio
     """
     live, generation = generation is None, readmodels.generation() if generation is None else generation
     models = read_models_of(projection, readmodels.names(seated_ids(projection.state)))
-    _record_results(readmodels, projection, models, generation, fold=live)
+    rated = _record_results(readmodels, projection, models, generation, fold=live)
     players = [seat["id"] for seat in models.summary["players"].values() if seat]
     created_at = projection.created_at or 0
     readmodels.place_in_lobby(projection.match_id, models.summary["status"], created_at, players, generation=generation)
     readmodels.retire_archived(projection.match_id, created_at, players, generation=generation)
+    if rated is not None:
+        readmodels.ratings(generation).chill(rated.match_id, rated.ended_at, [rated.player_a, rated.player_b],
+                                             fold=live)
 
 
 def _record_results(
     readmodels: ReadSide, projection: FoldedMatch, models: MatchReadModels, generation: int, *, fold: bool,
-) -> None:
+) -> RatedResult | None:
     """Each player's result of a finished match (none before), ids checked before the first write;
     and a rated one's result for the ratings, folded in their own order (``fold``: now; a
-    generation being built, which never clears the marks, folds all of them at its end)."""
+    generation being built, which never clears the marks, folds all of them at its end): that
+    result, if rated."""
     match_id = projection.match_id
     _check_ids(match_id, models)
     for result in models.results:
@@ -116,6 +121,7 @@ def _record_results(
     rated = rated_result_of(projection)
     if rated is not None:
         readmodels.ratings(generation).record(rated, fold=fold)
+    return rated
 
 
 def _check_ids(match_id: str, models: MatchReadModels) -> None:

@@ -108,6 +108,7 @@ def drop_generation(client: Any, generation: int) -> int:
                            *_scan(client, keys.player_matches_pattern(status, generation) + ":cold*")]]
     doomed += [(key,) for key in _scan(client, keys.player_ratings_pattern(generation))]
     doomed += [(key,) for key in _scan(client, keys.player_ratings_fence_pattern(generation))]
+    doomed += [(key,) for key in _scan(client, keys.player_ratings_cold_pattern(generation))]
     doomed += [(key,) for key in [*keys.generation_global_keys(generation), *keys.ratings_global_keys(generation)]]
     deleted = 0
     for start in range(0, len(doomed), _SCAN_COUNT):

@@ -22,6 +22,7 @@ from shared.config import Config
 from shared.eventstore import RedisEventStore
 from shared.readmodels import ReadModels
 from shared.readmodels.cold_lists import cold_keys
+from shared.readmodels.rating_entries import entry_match
 from tests.archive_support import play_mixed_matches
 from tests.waiting import wait_until
 
@@ -155,13 +156,16 @@ def test_a_rebuild_counts_archived_matches_as_before_and_writes_none_of_their_vi
     archive_all(redis_client, archive, ended(world))
     boards = lambda: [get(world, path).get_json() for path in (  # noqa: E731
         "/scoreboard?limit=100", *(f"/matches?status={s}&limit=100" for s in keys.LOBBY_STATUSES))]
-    before, views = boards(), http_answers(world, sorted(world["kinds"]))
+    players = sorted(world["players"].values())
+    ratings = lambda: [get(world, f"/players/{p}/ratings?limit=100").get_json() for p in players]  # noqa: E731
+    before, views, histories = boards(), http_answers(world, sorted(world["kinds"])), ratings()
     assert before[0]["version"] >= 6 and before[0]["players"]  # the won matches at least are counted
+    assert len(histories[0]["ratings"]) >= 6 and hot_places(redis_client, ended(world), 0) == []
     assert redis_client.exists(*cold_keys(redis_client, keys.lobby("finished", 0)))
     result = run(world, "rebuild", "--inline", "--grace-seconds", "0")
     assert result.exit_code == 0, result.output
     assert f"{MATCHES} match(es)" in result.output and "Final pass" not in result.output
-    assert boards() == before
+    assert boards() == before and ratings() == histories
     generation = ReadModels(redis_client).generation()
     assert generation == 1
     assert not redis_client.exists(*(keys.match_views(m, generation) for m in ended(world)))
@@ -173,13 +177,16 @@ def test_a_rebuild_counts_archived_matches_as_before_and_writes_none_of_their_vi
 
 
 def hot_places(client, match_ids, generation) -> list[tuple[str, str]]:
-    """(key, match) of every list member, ledger field or counted-set member an archived match still holds."""
+    """(key, match) of every list member, ledger field, counted-set member or rating-history entry (outside
+    its players' cold parts) an archived match still holds."""
     players = {keys.player_id_from_key(key) for key in client.scan_iter(match=keys.player_totals_pattern(generation))}
     lists = [*(keys.lobby(s, generation) for s in ("finished", "cancelled")),
              *(keys.player_matches(p, s, generation) for p in players for s in ("finished", "cancelled"))]
     found = [(key, m) for key in lists for m in match_ids if client.zscore(key, m) is not None]
     found += [(keys.player_results(p, generation), m) for p in players for m in match_ids
               if client.hexists(keys.player_results(p, generation), m)]
+    found += [(keys.player_ratings(p, generation), m) for p in players for m in match_ids
+              for member in client.zrange(keys.player_ratings(p, generation), 0, -1) if entry_match(member) == m]
     return found + [(keys.scoreboard_matches(generation), m) for m in match_ids
                     if client.sismember(keys.scoreboard_matches(generation), m)]
 
