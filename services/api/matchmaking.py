@@ -8,6 +8,12 @@ among both players' unfinished matches, and told to both through their player st
 (``paired``). A pairing whose maker died is remade by a pairer after ``RECOVER_AFTER_MS``; its
 match id was fixed by the pass, so it is made once.
 
+A pairing that falls through first voids its match: the creation's append token (:func:`_making`)
+is claimed as refused in the match's own slot, so a maker that stalled past ``RECOVER_AFTER_MS``
+and creates the match afterwards records nothing, and a seek reopened is never paired into two
+matches (for as long as a refusal is kept: ``REFUSALS_KEPT_SECONDS``, a day). Whichever comes
+first, the creation or the void, wins: the void that finds the match made lets it stand.
+
 A seek never ends unsaid: a pass that finds one expired tells its player (``seek`` ``{"seek_id",
 "status": "expired"}``), and a pairing whose match cannot be made because a player sat down in
 ``MAX_PLAYING`` matches since seeking falls through: that player is told (``seek`` ``{"seek_id",
@@ -21,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from shared.eventstore.append_tokens import AppendToken
+from shared.eventstore.store_errors import DuplicateAppendError
 from shared.observability import metrics
 from shared.readmodels.player_feeds import Telling
 from shared.rules import MatchState, Rules, Seat, Status
@@ -90,8 +98,12 @@ class Matchmaker:
             if latest(self.matches, pairing.match_id).version == 0:
                 options = {"rules": Rules.from_mapping(pairing.rules), **_rated(pairing.rated)}
                 with self.limits.pairing((a.id, b.id), pairing.match_id, self.ended_for):
-                    create(self.matches, a, options, b, pairing.match_id)
+                    create(self.matches, a, options, b, pairing.match_id, token=_making(pairing))
                 made = True
+        except DuplicateAppendError as used:  # made by another maker meanwhile (it tells), or voided
+            if used.record.refusal is None:
+                self.pool.done(pairing)
+            return False
         except TooManyMatchesError as capped:  # one of them sat down in MAX_PLAYING matches since seeking
             return self._fell_through(pairing, self._capped((a.id, b.id), capped.args[0]))
         except ApplicationError as refused:
@@ -113,8 +125,9 @@ class Matchmaker:
         """The pairing's match will not be made: reopen the seeks of the players who may still sit
         down (their age kept, so the wait is not theirs to pay again) and tell the capped ones why.
         Only the process that forgets the pairing does either, so nobody is told twice."""
-        if latest(self.matches, pairing.match_id).version != 0:  # made by another process meanwhile
-            self.pool.done(pairing)
+        used = self.matches.store.remember_refusal(pairing.match_id, _making(pairing), _VOID)
+        if (used is not None and used.refusal is None) or latest(self.matches, pairing.match_id).version != 0:
+            self.pool.done(pairing)  # made by another process meanwhile: it stands
             return False
         sides = [self._reopenable(side) for side in (pairing.a, pairing.b)
                  if side["player"] not in capped and self.players.by_id(side["player"]) is not None]
@@ -182,6 +195,14 @@ class Matchmaker:
             state = latest(self.matches, match_id).state
             return state.status.over or (state.status.value == "playing" and state.seat_of(player_id) is None)
         return ended
+
+
+_VOID = "fell-through"  # the refusal a fallen-through pairing's creation token holds
+
+
+def _making(pairing: Pairing) -> AppendToken:
+    """The append token of the pairing's match's creation: one per pairing, so it is made (or voided) once."""
+    return AppendToken(f"pairing:{pairing.match_id}", "create")
 
 
 def _seek_ended(player_id: str, seek_id: str, status: str, error: str | None = None) -> Telling:

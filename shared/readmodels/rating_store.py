@@ -222,7 +222,7 @@ class RedisRatings:
             return True
         if not last or record_key(last) < result.key:
             return False  # after the cold part: not in it
-        return holds_match(self._client.get(cold)[HEADER_BYTES:], result.match_id)
+        return holds_match((self._client.get(cold) or b"")[HEADER_BYTES:], result.match_id)
 
     def settle(self) -> int:
         token, folded = str(self._client.incr(keys.ratings_fences(self._generation))), 0
@@ -427,6 +427,8 @@ class RedisRatings:
             return _hot_changes(player_id, entries, cold_count + start, after, before)
         cold = self._client.get(self._cold(player_id)) or b""  # inside the cold part: wins count from its first
         cold_records = records(cold[HEADER_BYTES:])
+        if not cold_records:  # written anew between the two reads: read again
+            return self.history(player_id, after, limit)
         changes = changes_of(player_id, cold_records, standing(cold[:HEADER_BYTES], cold_records[-1]))
         if after + limit > len(changes):
             entries = self._client.zrange(self._history(player_id), 0, after + limit - 1 - len(changes),

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from shared.bot import BOT_LEVEL, BOT_PLAYER_ID
+from shared.eventstore.append_tokens import AppendToken
 from shared.fold import FoldedMatch
 from shared.ids import new_id
 from shared.rules import CreateMatch, Seat, step
@@ -21,10 +22,11 @@ from .recording import Recorded, record
 
 def create(
     matches: Matches, player: Player, options: Mapping[str, Any], opponent: Player | None = None,
-    match_id: str | None = None, bot_level: str | None = None,
+    match_id: str | None = None, bot_level: str | None = None, token: AppendToken | None = None,
 ) -> Recorded:
     """A new match with ``player`` in seat A (and ``opponent`` seated in B at once); ``match_id``: its id
-    if the caller named it first (to count it before it exists), else a new one."""
+    if the caller named it first (to count it before it exists), else a new one; ``token``: the
+    creation's append token (DuplicateAppendError if it was used, or voided, before)."""
     if opponent is not None and opponent.id == player.id:
         raise AlreadySeatedError(player.id)
     match = FoldedMatch(match_id or new_id())
@@ -33,7 +35,7 @@ def create(
     bot_level = (bot_level or BOT_LEVEL) if against_bot else None
     stepped = step(match.state, CreateMatch(match.match_id, player.id, **options, bot_level=bot_level), chance)
     matches.chances.keep(match.match_id, chance, put=not matches.alongside)
-    created = record(matches, match, stepped, Seat.A, seed=chance.seed, named=opponent is None)
+    created = record(matches, match, stepped, Seat.A, token, seed=chance.seed, named=opponent is None)
     if opponent is None:
         return created
     joined = join(matches, match.match_id, opponent, accept_custom=True)  # the creator chose both

@@ -88,3 +88,27 @@ def test_a_reopened_seek_that_expired_meanwhile_is_told_expired(lobby: Lobby, mo
 
     assert lobby.told(ben, "seek") == [{"seek_id": bens["id"], "status": "expired"}]
     assert lobby.open_seek(ben) is None and lobby.told(ana, "seek")[0]["status"] == "dropped"
+
+
+def test_a_maker_that_stalled_past_the_fall_through_creates_nothing(lobby: Lobby, monkeypatch) -> None:
+    """The pairing fell through (ana capped) and ben's seek is open again; the maker that had it
+    before, resuming once ana may sit down again, must not seat ben in the match as well."""
+    (ana, ana_auth), (ben, ben_auth) = lobby.player("ana"), lobby.player("ben")
+    lobby.seek(ana_auth)
+    matchmaker = lobby.http.application.extensions["truc"].matchmaker
+    pairings: list = []
+    monkeypatch.setattr(matchmaker, "make", lambda made: pairings.append(made) or False)  # its maker stalls
+    bens = lobby.seek(ben_auth)
+    monkeypatch.undo()
+    (pairing,) = pairings
+    sat = [lobby.http.post("/matches", json={}, headers=ana_auth).get_json()["id"] for _ in range(2)]
+    assert matchmaker.make(pairing) is False  # another process: ana is capped, the pairing falls through
+    assert lobby.open_seek(ben)["id"] == bens["id"]
+    cancelled = lobby.http.post(f"/matches/{sat[0]}/actions", json={"type": "cancel"}, headers=ana_auth)
+    assert cancelled.status_code == 200  # ana may sit down again
+
+    assert matchmaker.make(pairing) is False  # the stalled maker resumes
+
+    assert lobby.redis.xlen(keys.match_events(pairing.match_id)) == 0
+    assert lobby.told(ben, "paired") == [] and lobby.told(ana, "paired") == []
+    assert lobby.open_seek(ben)["id"] == bens["id"]  # open, and in no match
