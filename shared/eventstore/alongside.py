@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import NoScriptError
-
 from shared.connect import is_cluster_client
 from shared.eventstore.lua import Script
 
@@ -38,20 +36,7 @@ def run_alongside(
     if is_cluster_client(client):
         write(client, alongside.before)
         return script(client, script_keys, args), send(client, alongside.after)
-    for command, body in script.attempts:
-        pipe = client.pipeline(transaction=bool(alongside.before))
-        for command_before in alongside.before:
-            pipe.execute_command(*command_before)
-        pipe.execute_command(command, body, len(script_keys), *script_keys, *args)
-        for read in alongside.after:
-            pipe.execute_command(*read)
-        replies = pipe.execute(raise_on_error=False)
-        answer = replies[len(alongside.before)]
-        if isinstance(answer, NoScriptError):
-            continue  # first use on this server (or after SCRIPT FLUSH): EVAL loads it; the writes again
-        _raise_any(replies[:len(alongside.before) + 1])
-        return answer, tuple(replies[len(alongside.before) + 1:])
-    raise AssertionError("EVAL never answers NOSCRIPT")
+    return script.pipelined(client, script_keys, args, alongside.before, alongside.after)
 
 
 def send(client: Any, commands: Sequence[Command]) -> tuple[Any, ...]:

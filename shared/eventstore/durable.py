@@ -20,7 +20,6 @@ from redis.exceptions import (
     ClusterDownError,
     ConnectionError,
     MovedError,
-    NoScriptError,
     TimeoutError,
     TryAgainError,
 )
@@ -69,17 +68,8 @@ def run_and_wait(client: Any, script: Script, script_keys: Sequence[str], args: 
 
 def _pipelined(node: Any, script: Script, script_keys: Sequence[str], args: Sequence[Any],
                ack: Acknowledgement) -> tuple[Any, int]:
-    for command, body in script.attempts:
-        pipe = node.pipeline(transaction=False)  # one connection for the script and its WAIT
-        pipe.execute_command(command, body, len(script_keys), *script_keys, *args)
-        pipe.execute_command("WAIT", ack.replicas, ack.timeout_ms)
-        result, acked = pipe.execute(raise_on_error=False)
-        if isinstance(result, NoScriptError):
-            continue  # first use on this node (or after a failover): EVAL loads it
-        if isinstance(result, Exception):
-            raise result
-        if isinstance(acked, Exception):
-            raise acked
-        return result, int(acked)
-    raise AssertionError("EVAL never answers NOSCRIPT")
-
+    """The script and its WAIT on one connection of the node."""
+    result, (acked,) = script.pipelined(node, script_keys, args, after=(("WAIT", ack.replicas, ack.timeout_ms),))
+    if isinstance(acked, Exception):
+        raise acked
+    return result, int(acked)

@@ -31,6 +31,31 @@ class Script:
         caller's to meet: any ``__call__`` loads the script)."""
         return ("EVALSHA", self.sha, len(script_keys), *script_keys, *args)
 
+    def pipelined(
+        self, client: Any, script_keys: Sequence[str], args: Sequence[Any], before: Sequence[tuple[Any, ...]] = (),
+        after: Sequence[tuple[Any, ...]] = (),
+    ) -> tuple[Any, tuple[Any, ...]]:
+        """The script in one round trip on one server's ``client``, with commands ``before`` it (then all
+        in one MULTI/EXEC) and ``after`` it: its answer, and the replies of ``after`` (errors among them
+        the caller's to read). An error of the script or of a ``before`` command is raised; on NOSCRIPT
+        the whole round trip is sent again, by source."""
+        for command, body in self.attempts:
+            pipe = client.pipeline(transaction=bool(before))
+            for sent in before:
+                pipe.execute_command(*sent)
+            pipe.execute_command(command, body, len(script_keys), *script_keys, *args)
+            for sent in after:
+                pipe.execute_command(*sent)
+            replies = pipe.execute(raise_on_error=False)
+            answer = replies[len(before)]
+            if isinstance(answer, NoScriptError):
+                continue  # first use on this server (or after SCRIPT FLUSH or a failover): EVAL loads it
+            for reply in replies[:len(before) + 1]:
+                if isinstance(reply, Exception):
+                    raise reply
+            return answer, tuple(replies[len(before) + 1:])
+        raise AssertionError("EVAL never answers NOSCRIPT")
+
     def __call__(self, client: Any, script_keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the script on ``client`` with ``script_keys`` as KEYS and ``args`` as ARGV."""
         (by_sha, sha), (by_source, source) = self.attempts
