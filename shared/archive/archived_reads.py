@@ -175,8 +175,6 @@ class ArchivedReads:
 
     def append_events(self, match_id: str, events: Sequence[NewEvent], expected_version: int,
                       token: AppendToken | None = None, alongside: Any = None) -> Appended:
-        if alongside is None:  # the streams' store may not take it (the in-memory one)
-            return self.streams.append_events(match_id, events, expected_version, token)
         return self.streams.append_events(match_id, events, expected_version, token, alongside)
 
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from shared.eventstore.append_tokens import REFUSALS_KEPT, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
@@ -48,9 +49,12 @@ class InMemoryEventStore:
 
     def append_events(
         self, match_id: str, events: Sequence[NewEvent], expected_version: int,
-        token: AppendToken | None = None,
+        token: AppendToken | None = None, alongside: Any = None,
     ) -> Appended:
-        """``append``, returning the events as stored; every append asks for a catch-up here."""
+        """``append``, returning the events as stored; every append asks for a catch-up here. No
+        Redis command goes ``alongside`` an append in memory."""
+        if alongside is not None:
+            raise ValueError("an in-memory event store sends no Redis command alongside an append")
         validate_match_id(match_id)
         check_append(events, expected_version)
         encoded = [(e.type, e.schema_version, encode_data(e.data)) for e in events]

@@ -15,11 +15,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import orjson
 
 from shared.eventstore.append_tokens import AppendToken
+
+if TYPE_CHECKING:
+    from shared.eventstore.alongside import Alongside
 
 Clock = Callable[[], int]
 """Returns the current time as integer milliseconds since the Unix epoch."""
@@ -82,9 +85,11 @@ class EventStore(Protocol):
 
     def append_events(
         self, match_id: str, events: Sequence[NewEvent], expected_version: int,
-        token: AppendToken | None = None,
+        token: AppendToken | None = None, alongside: Alongside | None = None,
     ) -> Appended:
-        """``append``, returning the events as a read would (without reading them back)."""
+        """``append``, returning the events as a read would (without reading them back); with
+        ``alongside`` (a store on Redis only), the caller's writes before it and reads after it
+        in its round trip (their replies in ``read_alongside``)."""
         ...
 
     def import_events(self, match_id: str, events: Sequence[StoredEvent]) -> int:

@@ -63,8 +63,7 @@ def record(
     reads = naming + (() if riding is None else (riding[0],))
     alongside = Alongside(writes, reads) if writes or reads else None
     try:
-        appended = (matches.store.append_events(match.match_id, encoded, match.version, token) if alongside is None
-                    else matches.store.append_events(match.match_id, encoded, match.version, token, alongside))
+        appended = matches.store.append_events(match.match_id, encoded, match.version, token, alongside)
     except NotDurableError as unconfirmed:  # recorded on the master all the same: have it projected
         if unconfirmed.appended is not None:
             _ask_catch_up(matches, match.match_id, unconfirmed.appended, riding)
