@@ -10,7 +10,8 @@ Printed side by side, each beside its baseline of the same run:
   them archived (archiving on); both above the empty server's;
 - what an archived match still costs Redis (MEMORY USAGE of its index entry, its place in the
   finished lobby and its players' lists, moved to their cold records, and apart: the
-  scoreboard's counted set and the ledgers) beside what the whole match cost before;
+  scoreboard's counted set, the ledgers and the ratings: every match is rated, the most an
+  archived match keeps) beside what the whole match cost before;
 - archive bytes per match (the record, and the disk blocks its file takes);
 - archiving throughput (matches/s) beside reading and encoding the same matches alone;
 - ``GET /matches/{id}/events`` p50/p99 through the Flask test client over the same Redis (no
@@ -135,7 +136,7 @@ def run(matches: int, live: int, reads: int, players: int) -> dict[str, Any]:
     """Every figure of one run (see the module's docstring)."""
     with tempfile.TemporaryDirectory(prefix="bench-archiving-") as tmp, EmbeddedRedis(Path(tmp) / "redis") as server:
         client, archive = redis.Redis.from_url(server.url), FileArchive(Path(tmp) / "archive")
-        table, figures = Table(client, players), {"matches": matches, "players": players}
+        table, figures = Table(client, players, rated=True), {"matches": matches, "players": players}
         figures["empty"], figures["redis"] = used_memory(client), client.info("server")["redis_version"]
         started = time.perf_counter()
         finished = [table.play() for _ in range(matches)]
@@ -171,12 +172,13 @@ def _print_memory(figures: dict[str, Any]) -> None:
     print(f"  {'MEMORY USAGE per finished match':34} whole match: {whole:7,.0f} B ("
           + ", ".join(f"{name} {value:,.0f}" for name, value in before.items()) + ")")
     entry, lobby, lists, cold = after["own keys"], after["lobby"], after["players' lists"], after["cold lists"]
-    counted_set, ledgers = after["counted set"], after["ledgers"]
+    counted_set, ledgers, ratings = after["counted set"], after["ledgers"], after["ratings"]
     listed = entry + lobby + lists + cold
-    left = listed + counted_set + ledgers
+    left = listed + counted_set + ledgers + ratings
     print(f"  {'':34} archived: {left:7,.0f} B ({left / whole:.1%} of the whole match) = index entry {entry:.0f} "
           f"+ lobby {lobby:.0f} + players' lists {lists:.0f} + cold lists {cold:.0f} = {listed:.0f}; "
-          f"counted set {counted_set:.0f} + ledgers {ledgers:.0f} = {counted_set + ledgers:.0f}")
+          f"counted set {counted_set:.0f} + ledgers {ledgers:.0f} = {counted_set + ledgers:.0f}; "
+          f"ratings {ratings:.0f} (every match rated; unrated, {left - ratings:.0f})")
 
 
 def _print_archive(figures: dict[str, Any]) -> None:

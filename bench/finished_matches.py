@@ -29,11 +29,12 @@ SLOT_KEYS = (keys.match_events, keys.match_tokens, keys.match_refusals, keys.mat
 
 
 class Table:
-    """Plays matches into the Redis of ``client`` among ``players`` players, and projects them."""
+    """Plays matches into the Redis of ``client`` among ``players`` players, and projects them;
+    ``rated``: every match rated (its players' ids of the server's shape, as their ratings keep them)."""
 
-    def __init__(self, client: Any, players: int, seed: int = 1) -> None:
-        self.client, self.rng = client, random.Random(seed)
-        self.players = [Player(f"pl{n:05d}", f"player {n}") for n in range(players)]
+    def __init__(self, client: Any, players: int, seed: int = 1, rated: bool = False) -> None:
+        self.client, self.rng, self.rated = client, random.Random(seed), rated
+        self.players = [Player(f"pl{n:014d}", f"player {n}") for n in range(players)]
         store = RedisEventStore(client)
         self.service = Matches(store, lambda _: None, SeedVault(client))
         self.context = ProjectorContext(store, ReadModels(client))
@@ -41,7 +42,8 @@ class Table:
     def play(self, finish: bool = True) -> str:
         """One match between two players of the pool, to its end (or to about half its events); its id."""
         seats = dict(zip("AB", self.rng.sample(self.players, 2)))
-        match_id = create(self.service, seats["A"], {"rules": Rules(), "first_dealer": None}).match_id
+        options = {"rules": Rules(), "first_dealer": None, "rated": self.rated}
+        match_id = create(self.service, seats["A"], options).match_id
         match = join(self.service, match_id, seats["B"])
         stop_at = self.rng.randint(30, 60) if not finish else None  # a finished match has ~90 events
         while match.state.winner is None and (stop_at is None or match.version < stop_at):
@@ -52,7 +54,8 @@ class Table:
 
     def shared_keys(self, client: Any) -> dict[str, list[str]]:
         """The keys several matches share, by family: the finished lobby, the players' lists, the cold
-        records archived matches' places moved to, the counted set and the ledgers."""
+        records archived matches' places moved to, the counted set, the ledgers and the ratings (the
+        players' histories and their cold parts, their fences, the leaderboard and the fold's own)."""
         ids = [player.id for player in self.players]
         lobby = [keys.lobby("finished"), keys.lobby("cancelled")]
         lists = [keys.player_matches(p, s) for p in ids for s in ("finished", "cancelled")]
@@ -62,6 +65,9 @@ class Table:
             "cold lists": [key for listed in lobby + lists for key in cold_keys(client, listed)],
             "counted set": [keys.scoreboard_matches()],
             "ledgers": [keys.player_results(p) for p in ids],
+            "ratings": [*(key(p) for p in ids for key in (keys.player_ratings, keys.player_ratings_cold,
+                                                          keys.player_ratings_fence)),
+                        *keys.ratings_global_keys(0)],
         }
 
 
