@@ -100,10 +100,9 @@ class Matchmaker:
                 with self.limits.pairing((a.id, b.id), pairing.match_id, self.ended_for):
                     create(self.matches, a, options, b, pairing.match_id, token=_making(pairing))
                 made = True
-        except DuplicateAppendError as used:  # made by another maker meanwhile (it tells), or voided
-            if used.record.refusal is None:
-                self.pool.done(pairing)
-            return False
+        except DuplicateAppendError as used:  # made by another maker meanwhile, or voided by a fall-through
+            if used.record.refusal is not None:  # ... whose process may have died before reopening: again
+                return self._fell_through(pairing, self._capped((a.id, b.id)))
         except TooManyMatchesError as capped:  # one of them sat down in MAX_PLAYING matches since seeking
             return self._fell_through(pairing, self._capped((a.id, b.id), capped.args[0]))
         except ApplicationError as refused:
@@ -116,10 +115,10 @@ class Matchmaker:
         metrics.record_pairing(pairing.rated, [(now - side["since"]) / 1000 for side in (pairing.a, pairing.b)])
         return made
 
-    def _capped(self, player_ids: tuple[str, str], refused: str) -> set[str]:
-        """The players of a refused pairing who sit in ``MAX_PLAYING`` matches (the refused one, and
-        the other if they do too: their seek would only fall through again)."""
-        return {refused} | {p for p in player_ids if p != refused and self.limits.at_cap(p, self.ended_for(p))}
+    def _capped(self, player_ids: tuple[str, str], refused: str | None = None) -> set[str]:
+        """The players of a pairing that falls through who sit in ``MAX_PLAYING`` matches (the one
+        refused, if one was, and any other who does too: their seek would only fall through again)."""
+        return {p for p in player_ids if p == refused or self.limits.at_cap(p, self.ended_for(p))}
 
     def _fell_through(self, pairing: Pairing, capped: set[str]) -> bool:
         """The pairing's match will not be made: reopen the seeks of the players who may still sit

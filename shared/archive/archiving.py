@@ -114,15 +114,16 @@ class Archiver:
 
     def _retire(self, match_id: str, events: Sequence[StoredEvent], generations: list[int]) -> None:
         """Move the left match's list places to cold records, then retire the guards they stand for;
-        a rated one's rating entries too (the served generation's folder moves them at once, any
-        other's at its next settle: a generation being built, at the end of its rebuild)."""
+        a rated one's rating entries too (the served generation's folder moves them at once, the
+        one being built, if any, at the end of its rebuild)."""
         players = _players(events)
         retiring.retire(self._client, match_id, events[0].at, players, generations,
                         chilled=lambda: self._stop("chilled"))
         if events[0].data.get("rated") and len(players) == 2:
-            for generation in generations:
+            pointer = read_pointer(self._client)  # ratings only where they are kept: no chill waits in a dropped one
+            for generation in {pointer.generation, pointer.building} - {None}:
                 RedisRatings(self._client, generation).chill(match_id, events[-1].at, players,
-                                                             fold=generation == generations[0])
+                                                             fold=generation == pointer.generation)
 
     def _generations(self) -> list[int]:
         """The generation served, then every other whose read models may hold a match."""

@@ -102,15 +102,16 @@ def result_of_record(player_id: str, record: bytes) -> RatedResult:
     return RatedResult(at, match_id, a, b, won == seated_a)
 
 
-def changes_of(player_id: str, cold: list[bytes], last: PlayerRating) -> list[Change]:
-    """The changes the records ``cold`` (the whole cold part, oldest first) stand for; ``last``: the
-    exact standing after them (the header's), which the last one's ``after`` is."""
+def changes_of(player_id: str, cold: list[bytes], last: PlayerRating | None) -> list[Change]:
+    """The changes the records ``cold`` (the cold part's first ones, oldest first) stand for; ``last``:
+    with the whole cold part, the exact standing after it (the header's), which the last one's
+    ``after`` is."""
     out: list[Change] = []
     before, wins = PlayerRating(), 0
     for position, record in enumerate(cold):
         at, value, rd, won, _, opponent, match_id = _fields(record)
         wins += int(won)
-        after = (last if position == len(cold) - 1
+        after = (last if last is not None and position == len(cold) - 1
                  else PlayerRating(Rating(value, rd, NOT_KEPT), at, position + 1, wins))
         out.append(Change(player_id, match_id, at, before, after, opponent, won))
         before = after

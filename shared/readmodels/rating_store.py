@@ -110,17 +110,20 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """)
 
-# KEYS[1] a player's history, KEYS[2] its fence. ARGV[1] the fold's fence, ARGV[2] the place's end (ms),
-# ARGV[3] the place's match id, then score, member pairs: the entries from the place on.
-# Returns 1 if written, 0 if a newer fold wrote here already.
+# KEYS[1] a player's history, KEYS[2] its fence, KEYS[3] its cold part. ARGV[1] the fold's fence,
+# ARGV[2] the cold part's length the fold read, ARGV[3] the place's end (ms), ARGV[4] the place's
+# match id, then score, member pairs: the entries from the place on. Returns 1 if written, 0 if a
+# newer fold wrote here already, -1 if entries moved to the cold part since the fold read them
+# (a folder that lost its lock, stalled in a chill): nothing written, the fold starts again.
 _REPLACE = Script("""
 if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end
+if redis.call('STRLEN', KEYS[3]) ~= tonumber(ARGV[2]) then return -1 end
 redis.call('SET', KEYS[2], ARGV[1])
-for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[2], ARGV[2])) do
-  if string.match(member, '^[^ ]+') >= ARGV[3] then redis.call('ZREM', KEYS[1], member) end
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[3], ARGV[3])) do
+  if string.match(member, '^[^ ]+') >= ARGV[4] then redis.call('ZREM', KEYS[1], member) end
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. ARGV[2], '+inf')
-for i = 4, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. ARGV[3], '+inf')
+for i = 5, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1
 """)
 
@@ -163,6 +166,34 @@ if ARGV[2] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2],
 for i = 3, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1
 """)
+
+
+# KEYS[1] a player's history, KEYS[2] its cold part. ARGV[1] after, ARGV[2] limit, ARGV[3] the header's
+# bytes, ARGV[4] a record's. One read of a window of the history (a chill moves no entry under it):
+# {cold records, header, last record, the cold records from the first up to the window's end (if it
+# starts among them), the hot entries it needs, with their scores}.
+_HISTORY = Script("""
+local after, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
+local header_bytes, record_bytes = tonumber(ARGV[3]), tonumber(ARGV[4])
+local length = redis.call('STRLEN', KEYS[2])
+local count = 0
+if length > header_bytes then count = math.floor((length - header_bytes) / record_bytes) end
+local header = redis.call('GETRANGE', KEYS[2], 0, header_bytes - 1)
+local last = redis.call('GETRANGE', KEYS[2], -record_bytes, -1)
+local finish = after + limit
+if after >= count then
+  local start = math.max(after - 1 - count, 0)
+  return {count, header, last, '', redis.call('ZRANGE', KEYS[1], start, finish - 1 - count, 'WITHSCORES')}
+end
+local cold = redis.call('GETRANGE', KEYS[2], header_bytes, header_bytes + math.min(finish, count) * record_bytes - 1)
+local hot = {}
+if finish > count then hot = redis.call('ZRANGE', KEYS[1], 0, finish - 1 - count, 'WITHSCORES') end
+return {count, header, last, cold, hot}
+""")
+
+
+class _ColdPartMoved(Exception):
+    """A player's cold part changed after the fold read it: the fold starts again (it holds the lock)."""
 
 
 class _InsideTheColdPart(Exception):
@@ -238,6 +269,8 @@ class RedisRatings:
                 self._chill_all(chills, token)
             except LostLockError:
                 return folded  # the lock's new holder folds what was pending, ours included
+            except _ColdPartMoved:
+                continue
             released = _RELEASE(self._client, [self._pending_key, self._chills_key, self._lock_key],
                                 [token, LOCK_MS, len(members), *(member for member, _ in members),
                                  *(member for member, _ in chills)])
@@ -261,7 +294,7 @@ class RedisRatings:
                 since[player] = min(since.get(player, result.key), result.key)
         self._affected(gathered, since)
         try:
-            standing = self._standings(since)
+            standing, cold_lengths = self._standings(since)
         except _InsideTheColdPart:
             return self._fold_everything(list(gathered.values()), token)
         changes: dict[str, list[tuple[Change, bool]]] = {player: [] for player in since}
@@ -269,7 +302,7 @@ class RedisRatings:
             seated_a = gathered[change.match_id].player_a == change.player_id
             changes[change.player_id].append((change, seated_a))
         self._holds(token)
-        self._rewrite(changes, since, token)
+        self._rewrite(changes, since, cold_lengths, token)
         return len(gathered)
 
     def _affected(self, gathered: dict[str, RatedResult], since: dict[str, tuple[int, str]]) -> None:
@@ -291,19 +324,21 @@ class RedisRatings:
                             since[other] = result.key
                             frontier.add(other)
 
-    def _standings(self, since: dict[str, tuple[int, str]]) -> dict[str, PlayerRating]:
-        """Each player's rating just before their place in the fold: their last entry before it, else
-        their cold part's standing. _InsideTheColdPart if a place is not after a cold part."""
+    def _standings(self, since: dict[str, tuple[int, str]]) -> tuple[dict[str, PlayerRating], dict[str, int]]:
+        """Each player's rating just before their place in the fold (their last entry before it, else
+        their cold part's standing) and the length of their cold part as read. _InsideTheColdPart
+        if a place is not after a cold part."""
         players = sorted(since)
         pipe = self._client.pipeline(transaction=False)
         for player in players:
             pipe.zrevrangebyscore(self._history(player), since[player][0], "-inf", start=0, num=_STANDING_LOOKBACK,
                                   withscores=True)
+            pipe.strlen(self._cold(player))
             self._ask_cold_standing(pipe, player)
         read = pipe.execute()
-        standings = {}
+        standings, lengths = {}, {}
         for index, player in enumerate(players):
-            earlier, header, last = read[3 * index:3 * index + 3]
+            earlier, lengths[player], header, last = read[4 * index:4 * index + 4]
             before = [entry for entry in earlier if _key(entry) < since[player]]
             if not before and len(earlier) == _STANDING_LOOKBACK:  # that many at one instant: read them all
                 every = self._client.zrevrangebyscore(self._history(player), since[player][0], "-inf", withscores=True)
@@ -316,16 +351,20 @@ class RedisRatings:
                 standings[player] = standing(header, last)
             else:
                 standings[player] = NEW_PLAYER
-        return standings
+        return standings, lengths
 
     def _rewrite(self, changes: dict[str, list[tuple[Change, bool]]], since: dict[str, tuple[int, str]],
-                 fence: str) -> None:
+                 cold_lengths: dict[str, int], fence: str) -> None:
         """Replace each player's entries from the fold's place on, and their leaderboard place: one
-        fenced script per player's slot, then one for the board."""
+        fenced script per player's slot, then one for the board. _ColdPartMoved if a player's cold
+        part is not as the fold read it."""
         for player, made in changes.items():
             at, match_id = since[player]
             entries = [part for change, seated_a in made for part in (change.at, entry_member(change, seated_a))]
-            _REPLACE(self._client, [self._history(player), self._fence(player)], [fence, at, match_id, *entries])
+            written = _REPLACE(self._client, [self._history(player), self._fence(player), self._cold(player)],
+                               [fence, cold_lengths[player], at, match_id, *entries])
+            if int(written) == -1:
+                raise _ColdPartMoved(player)
         self._place(changes, fence)
 
     def _place(self, changes: dict[str, list[tuple[Change, bool]]], fence: str) -> None:
@@ -414,26 +453,16 @@ class RedisRatings:
     def history(self, player_id: str, after: int = 0, limit: int = 50) -> list[Change]:
         if limit <= 0:
             return []
-        pipe = self._client.pipeline(transaction=False)
-        pipe.strlen(self._cold(player_id))
-        self._ask_cold_standing(pipe, player_id)
-        length, header, last = pipe.execute()
-        cold_count = max(length - HEADER_BYTES, 0) // RECORD_BYTES
-        if after >= cold_count:  # the hot part only, from the entry before the window's first
-            start = max(after - 1 - cold_count, 0)
-            entries = self._client.zrange(self._history(player_id), start, after + limit - 1 - cold_count,
-                                          withscores=True)
-            before = standing(header, last) if header and start == 0 else NEW_PLAYER
-            return _hot_changes(player_id, entries, cold_count + start, after, before)
-        cold = self._client.get(self._cold(player_id)) or b""  # inside the cold part: wins count from its first
-        cold_records = records(cold[HEADER_BYTES:])
-        if not cold_records:  # written anew between the two reads: read again
-            return self.history(player_id, after, limit)
-        changes = changes_of(player_id, cold_records, standing(cold[:HEADER_BYTES], cold_records[-1]))
-        if after + limit > len(changes):
-            entries = self._client.zrange(self._history(player_id), 0, after + limit - 1 - len(changes),
-                                          withscores=True)
-            changes += _hot_changes(player_id, entries, len(changes), len(changes), changes[-1].after)
+        count, header, last, cold, hot = _HISTORY(self._client, [self._history(player_id), self._cold(player_id)],
+                                                  [after, limit, HEADER_BYTES, RECORD_BYTES])
+        entries = [(member, float(score)) for member, score in zip(hot[::2], hot[1::2], strict=True)]
+        standing_after = standing(header, last) if header else NEW_PLAYER
+        if after >= count:  # the hot part only, from the entry before the window's first
+            start = max(after - 1 - count, 0)
+            return _hot_changes(player_id, entries, count + start, after, standing_after if start == 0 else NEW_PLAYER)
+        cold_records = records(cold)  # from the first: the wins count from there
+        changes = changes_of(player_id, cold_records, standing_after if len(cold_records) == count else None)
+        changes += _hot_changes(player_id, entries, count, count, standing_after)
         return changes[after:after + limit]
 
     def leaderboard(self, after: int = 0, limit: int = 50) -> list[tuple[str, PlayerRating]]:

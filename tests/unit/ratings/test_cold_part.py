@@ -79,3 +79,37 @@ def test_a_folder_that_lost_its_lock_moves_nothing(fake_redis) -> None:
     assert not fake_redis.exists(keys.player_ratings_cold(ANA)) and fake_redis.zcard(keys.player_ratings(ANA)) == 1
     member = entry_member(next(iter(store.history(ANA, 0, 1))), True)
     assert fake_redis.zscore(keys.player_ratings(ANA), member) == 1000
+
+
+def test_a_fold_whose_history_moved_to_the_cold_part_meanwhile_starts_again(fake_redis, monkeypatch) -> None:
+    """A folder that lost its lock, stalled in a chill, moves entries after the lock's new holder read
+    them: the holder's rewrite is refused and its fold starts again, so no entry is kept twice."""
+    late = RatedResult(2000, "M-0000000002", ANA, BEN, False)
+    results = [RatedResult(1000, "M-0000000001", ANA, BEN, True), late,
+               RatedResult(3000, "M-0000000003", ANA, BEN, True)]
+    stale, holder = RedisRatings(fake_redis), RedisRatings(fake_redis)
+    for result in (results[0], results[2]):
+        stale.record(result)
+    fake_redis.zadd(keys.ratings_pending(), {f"{late.match_id} {ANA} {BEN} B": late.ended_at})  # its worker lagged
+    chill_of_late = f"{late.match_id} {ANA} {BEN}"
+    fake_redis.zadd(keys.ratings_chills(), {chill_of_late: late.ended_at})
+    token = str(fake_redis.incr(keys.ratings_fences()))
+    fake_redis.set(keys.ratings_lock(), token)
+    stale._fold(fake_redis.zrange(keys.ratings_pending(), 0, -1, withscores=True), token)
+    fake_redis.delete(keys.ratings_lock())  # its lock expires before its chill lands
+    holds = RedisRatings._holds
+
+    def stale_chill_lands(self, held: str) -> None:
+        holds(self, held)
+        if held != token and not fake_redis.exists(keys.player_ratings_cold(ANA)):
+            monkeypatch.setattr(RedisRatings, "_holds", lambda *_: None)
+            stale._chill(ANA, late.key, token)  # past the holder's read of the histories
+            monkeypatch.setattr(RedisRatings, "_holds", stale_chill_lands)
+
+    monkeypatch.setattr(RedisRatings, "_holds", stale_chill_lands)
+    holder.settle()
+    monkeypatch.setattr(RedisRatings, "_holds", holds)
+    history = holder.history(ANA, 0, 100)
+    assert [change.match_id for change in history] == [r.match_id for r in results]
+    assert [change.after.games for change in history] == [1, 2, 3]
+    assert holder.rating(ANA) == ratings_of(results)[ANA] and holder.results() == results
