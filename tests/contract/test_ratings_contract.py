@@ -236,3 +236,11 @@ def test_chills_and_results_in_any_order_serve_the_fold_of_them_all(backend: str
         expected = ratings_of(results)
         assert served(store, set(expected)) == expected
         assert store.results() == sorted(results, key=lambda r: r.key)
+        exact = InMemoryRatings()
+        for result in results:
+            exact.record(result)
+        for player, history in histories(store, set(expected)).items():
+            assert_same_history(history, exact.history(player, 0, 1000))
+            for after in range(0, len(history), 3):  # every window, across the cold part's end wherever it is
+                assert [c.match_id for c in store.history(player, after, 4)] == \
+                    [c.match_id for c in history[after:after + 4]]

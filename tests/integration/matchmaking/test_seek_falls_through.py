@@ -112,3 +112,33 @@ def test_a_maker_that_stalled_past_the_fall_through_creates_nothing(lobby: Lobby
     assert lobby.redis.xlen(keys.match_events(pairing.match_id)) == 0
     assert lobby.told(ben, "paired") == [] and lobby.told(ana, "paired") == []
     assert lobby.open_seek(ben)["id"] == bens["id"]  # open, and in no match
+
+
+def test_a_pairing_voided_by_a_process_that_died_is_let_fall_through_by_the_next(lobby: Lobby, monkeypatch) -> None:
+    """The process that voided the pairing's match died before reopening the seeks: the next maker
+    (a pairer's recovery) finds the void and reopens them, once."""
+    (ana, ana_auth), (ben, ben_auth) = lobby.player("ana"), lobby.player("ben")
+    anas = lobby.seek(ana_auth)
+    matchmaker = lobby.http.application.extensions["truc"].matchmaker
+    pairings: list = []
+    monkeypatch.setattr(matchmaker, "make", lambda made: pairings.append(made) or False)
+    bens = lobby.seek(ben_auth)
+    monkeypatch.undo()
+    (pairing,) = pairings
+    sat = [lobby.http.post("/matches", json={}, headers=ana_auth).get_json()["id"] for _ in range(2)]
+
+    def dies(*_):
+        raise SystemExit("the process died")
+
+    monkeypatch.setattr(matchmaker.pool, "reopen", dies)
+    with pytest.raises(SystemExit):
+        matchmaker.make(pairing)  # voided, nothing reopened
+    monkeypatch.undo()
+    assert lobby.open_seek(ben) is None
+    lobby.http.post(f"/matches/{sat[0]}/actions", json={"type": "cancel"}, headers=ana_auth)
+
+    assert matchmaker.make(pairing) is False  # the recovery
+
+    assert lobby.redis.xlen(keys.match_events(pairing.match_id)) == 0 and lobby.redis.hlen(seek_keys.PAIRINGS) == 0
+    assert lobby.open_seek(ben)["id"] == bens["id"] and lobby.open_seek(ana)["id"] == anas["id"]
+    assert lobby.told(ben, "paired") == [] and lobby.told(ana, "paired") == []

@@ -127,3 +127,27 @@ def test_a_duplicate_count_racing_the_archiver_counts_the_match_once(fake_redis:
     assert ran == ["archived"]
     assert models.scoreboard() == board
     assert not fake_redis.exists(keys.scoreboard_matches(), keys.player_results("m1a"))
+
+
+PLAYERS = (("Ana-0123456789ab", "ana"), ("Ben_0123456789ab", "ben"))  # ids of the server's shape
+
+
+def test_a_rated_match_archived_moves_its_rating_entries_to_cold_parts_and_keeps_the_ratings(
+        fake_redis: fakeredis.FakeRedis) -> None:
+    finished_match(fake_redis, "M-0000000001", players=PLAYERS, rated=True)
+    ratings = ReadModels(fake_redis).ratings()
+    served = {player: ratings.rating(player) for player, _ in PLAYERS}
+    assert all(served.values())
+    assert archiver(fake_redis).archive_one("M-0000000001").result == "archived"
+    assert {player: ratings.rating(player) for player, _ in PLAYERS} == served
+    assert not any(fake_redis.exists(keys.player_ratings(player)) for player, _ in PLAYERS)
+    assert all(fake_redis.exists(keys.player_ratings_cold(player)) for player, _ in PLAYERS)
+    assert fake_redis.zcard(keys.ratings_chills()) == 0
+
+
+def test_no_chill_waits_in_a_generation_no_longer_kept(fake_redis: fakeredis.FakeRedis) -> None:
+    fake_redis.hset(keys.READ_MODELS, "generation", 2)  # served: 2; 0 and 1 dropped by earlier rebuilds
+    finished_match(fake_redis, "M-0000000001", players=PLAYERS, rated=True)
+    assert archiver(fake_redis).archive_one("M-0000000001").result == "archived"
+    assert not fake_redis.exists(keys.ratings_chills(0), keys.ratings_chills(1), keys.ratings_chills(2))
+    assert fake_redis.exists(keys.player_ratings_cold(PLAYERS[0][0], 2))
