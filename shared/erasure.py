@@ -57,11 +57,13 @@ class InAMatchError(Exception):
 
 @dataclass(frozen=True)
 class Erased:
-    """What an erasure changed in the directory: the name it held before, and its placeholder now."""
+    """What an erasure changed in the directory: the name it held before, its placeholder now, and the
+    tokens it revoked (hashes: a process that remembers them forgets them at once, unheard)."""
 
     player_id: str
     old_name: str
     placeholder: str
+    revoked: tuple[str, ...] = ()
 
 
 def placeholder(number: int) -> str:
@@ -126,13 +128,14 @@ def erase_from_directory(client: Any, player_id: str) -> Erased | None:
     name = fields[b"name"].decode()
     if b"erased" in fields:
         return Erased(player_id, name, name)
-    revoke(client, _token_hashes(client, player_id, fields))  # first: whatever else fails, no token works
+    revoked = tuple(_token_hashes(client, player_id, fields))
+    revoke(client, revoked)  # first: whatever else fails, no token works
     client.delete(keys.player_sessions(player_id), keys.player_seen(player_id))
     release_all(client, player_id, kept_name_claims(name))  # before the name goes: a repeat knows them still
     shown = placeholder(int(client.incr(keys.ERASED_PLAYERS)))
     client.hset(keys.player(player_id), mapping={"name": shown, "erased": "1"})
     client.hdel(keys.player(player_id), "token_hash", "password_hash")
-    return Erased(player_id, name, shown)
+    return Erased(player_id, name, shown, revoked)
 
 
 def _token_hashes(client: Any, player_id: str, fields: dict[bytes, bytes]) -> list[str]:

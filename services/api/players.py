@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,6 +189,11 @@ class PlayerRegistry:
         except redis.RedisError as error:  # the new token is the player's now: it must reach them
             log.warning("could not announce a rotated token (processes forget it within their TTL): %s", error)
         return new_token
+
+    def forget_tokens(self, token_hashes: Iterable[str]) -> None:
+        """Forget tokens revoked by this process (revocations it publishes reach it later, by its subscriber)."""
+        for hashed in token_hashes:
+            self._known_tokens.forget(hashed)
 
     def by_token(self, token: str) -> Player | None:
         hashed = token_hash(token)

@@ -56,10 +56,12 @@ def erase() -> Response:
     resigned (R31; a waiting one created is cancelled) unless the server is set to refuse (409 `IN_A_MATCH`)."""
     ctx, player = services(), required_player()
     try:
-        erase_player(ctx.redis, ctx.store, ctx.store.archive, player.id, ctx.matches.notify,
-                     resign=ctx.erase_in_match == "resign")
+        erased = erase_player(ctx.redis, ctx.store, ctx.store.archive, player.id, ctx.matches.notify,
+                              resign=ctx.erase_in_match == "resign")
     except InAMatchError as seated:
         raise ApiError(409, "IN_A_MATCH", "You still play in match {match}: finish it before erasing your player.",
                        params={"match": seated.match_id}, match_id=seated.match_id) from None
+    if erased is not None:  # this process's own cache, now: the other processes hear of it
+        ctx.players.forget_tokens(erased.revoked)
     log.info("player %s erased", player.id)
     return Response(status=204)
