@@ -1,7 +1,7 @@
 """The ratings read model on Redis: rated results in, folded in one order by one folder at a time.
 
 Layout (key names from :mod:`shared.keys.rating_keys`; compact members from
-:mod:`shared.readmodels.rating_entries`):
+:mod:`shared.readmodels.rating_entries`; the scripts in :mod:`shared.readmodels.rating_scripts`):
 
 - a player's history: one entry per rated match (the opponent, who won, the rating after it),
   scored by the match's end; ties at one instant are ordered by member, which starts with the
@@ -50,7 +50,6 @@ from __future__ import annotations
 from typing import Any
 
 from shared import keys
-from shared.eventstore.lua import Script
 from shared.ratings.rating_fold import NEW_PLAYER, Change, PlayerRating, RatedResult, refold
 from shared.readmodels.rating_cold import (
     HEADER_BYTES,
@@ -72,6 +71,7 @@ from shared.readmodels.rating_entries import (
     result_member,
     result_of_entry,
 )
+from shared.readmodels.rating_scripts import CHILL, HISTORY, HOLDS, PLACE, RECORD, RELEASE, REPLACE, REWRITE
 
 
 class LostLockError(Exception):
@@ -80,116 +80,6 @@ class LostLockError(Exception):
 
 LOCK_MS = 30_000  # a folder that crashed holds the fold this long at most
 _STANDING_LOOKBACK = 64  # entries read back from a place to find the one before it
-
-# KEYS[1] pending. ARGV[1] the match's end (ms), ARGV[2] the result. Returns 1 if it was not pending.
-_RECORD = Script("""
-return redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
-""")
-
-# KEYS[1] pending, KEYS[2] the chills waiting, KEYS[3] lock. ARGV[1] token, ARGV[2] lock ms, ARGV[3] how
-# many results were folded, then those results, then the chills done.
-# Returns 1 if the lock was let go (nothing waits), 0 if kept (fold again).
-_RELEASE = Script("""
-local folded = tonumber(ARGV[3])
-for i = 4, 3 + folded do redis.call('ZREM', KEYS[1], ARGV[i]) end
-for i = 4 + folded, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end
-if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 1 end
-if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) > 0 then
-  redis.call('PEXPIRE', KEYS[3], ARGV[2])
-  return 0
-end
-redis.call('DEL', KEYS[3])
-return 1
-""")
-
-
-# KEYS[1] the lock. ARGV[1] token, ARGV[2] lock ms. Returns 1 if the token holds the lock (kept LOCK_MS on).
-_HOLDS = Script("""
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-""")
-
-# KEYS[1] a player's history, KEYS[2] its fence, KEYS[3] its cold part. ARGV[1] the fold's fence,
-# ARGV[2] the cold part's length the fold read, ARGV[3] the place's end (ms), ARGV[4] the place's
-# match id, then score, member pairs: the entries from the place on. Returns 1 if written, 0 if a
-# newer fold wrote here already, -1 if entries moved to the cold part since the fold read them
-# (a folder that lost its lock, stalled in a chill): nothing written, the fold starts again.
-_REPLACE = Script("""
-if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end
-if redis.call('STRLEN', KEYS[3]) ~= tonumber(ARGV[2]) then return -1 end
-redis.call('SET', KEYS[2], ARGV[1])
-for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[3], ARGV[3])) do
-  if string.match(member, '^[^ ]+') >= ARGV[4] then redis.call('ZREM', KEYS[1], member) end
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. ARGV[3], '+inf')
-for i = 5, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
-return 1
-""")
-
-# KEYS[1] the leaderboard, KEYS[2] its fence. ARGV[1] the fold's fence, then player, rating pairs
-# (an empty rating: off the board). Returns 1 if written, 0 if a newer fold wrote here already.
-_PLACE = Script("""
-if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end
-redis.call('SET', KEYS[2], ARGV[1])
-for i = 2, #ARGV, 2 do
-  if ARGV[i + 1] == '' then redis.call('ZREM', KEYS[1], ARGV[i])
-  else redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i]) end
-end
-return 1
-""")
-
-
-# KEYS[1] a player's history, KEYS[2] its cold part, KEYS[3] its fence. ARGV[1] the fold's fence,
-# ARGV[2] the new header, ARGV[3] the records to add, then the members they stand for (the
-# history's oldest). Returns 1 if moved, 0 if a newer fold wrote here or they moved already.
-_CHILL = Script("""
-if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[3]) or '0') then return 0 end
-for i = 4, #ARGV do
-  if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then return 0 end
-end
-redis.call('SET', KEYS[3], ARGV[1])
-local cold = redis.call('GET', KEYS[2])
-redis.call('SET', KEYS[2], ARGV[2] .. (cold and string.sub(cold, HEADER_BYTES + 1) or '') .. ARGV[3])
-for i = 4, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
-return 1
-""".replace("HEADER_BYTES", str(HEADER_BYTES)))
-
-# KEYS[1] a player's history, KEYS[2] its cold part, KEYS[3] its fence. ARGV[1] the fold's fence,
-# ARGV[2] the cold part whole ('' for none), then score, member pairs: the history whole.
-# Returns 1 if written, 0 if a newer fold wrote here already.
-_REWRITE = Script("""
-if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[3]) or '0') then return 0 end
-redis.call('SET', KEYS[3], ARGV[1])
-redis.call('DEL', KEYS[1])
-if ARGV[2] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[2]) end
-for i = 3, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
-return 1
-""")
-
-
-# KEYS[1] a player's history, KEYS[2] its cold part. ARGV[1] after, ARGV[2] limit, ARGV[3] the header's
-# bytes, ARGV[4] a record's. One read of a window of the history (a chill moves no entry under it):
-# {cold records, header, last record, the cold records from the first up to the window's end (if it
-# starts among them), the hot entries it needs, with their scores}.
-_HISTORY = Script("""
-local after, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
-local header_bytes, record_bytes = tonumber(ARGV[3]), tonumber(ARGV[4])
-local length = redis.call('STRLEN', KEYS[2])
-local count = 0
-if length > header_bytes then count = math.floor((length - header_bytes) / record_bytes) end
-local header = redis.call('GETRANGE', KEYS[2], 0, header_bytes - 1)
-local last = redis.call('GETRANGE', KEYS[2], -record_bytes, -1)
-local finish = after + limit
-if after >= count then
-  local start = math.max(after - 1 - count, 0)
-  return {count, header, last, '', redis.call('ZRANGE', KEYS[1], start, finish - 1 - count, 'WITHSCORES')}
-end
-local cold = redis.call('GETRANGE', KEYS[2], header_bytes, header_bytes + math.min(finish, count) * record_bytes - 1)
-local hot = {}
-if finish > count then hot = redis.call('ZRANGE', KEYS[1], 0, finish - 1 - count, 'WITHSCORES') end
-return {count, header, last, cold, hot}
-""")
 
 
 class _ColdPartMoved(Exception):
@@ -228,7 +118,7 @@ class RedisRatings:
             keys.validate_match_id(player_id)
         if self._folded(result):
             return False
-        added = bool(int(_RECORD(self._client, [self._pending_key], [result.ended_at, result_member(result)])))
+        added = bool(int(RECORD(self._client, [self._pending_key], [result.ended_at, result_member(result)])))
         if fold:
             self.settle()
         return added
@@ -271,7 +161,7 @@ class RedisRatings:
                 return folded  # the lock's new holder folds what was pending, ours included
             except _ColdPartMoved:
                 continue
-            released = _RELEASE(self._client, [self._pending_key, self._chills_key, self._lock_key],
+            released = RELEASE(self._client, [self._pending_key, self._chills_key, self._lock_key],
                                 [token, LOCK_MS, len(members), *(member for member, _ in members),
                                  *(member for member, _ in chills)])
             if int(released):
@@ -279,7 +169,7 @@ class RedisRatings:
 
     def _holds(self, token: str) -> None:
         """LostLockError unless ``token`` still holds the lock (kept on for LOCK_MS)."""
-        if not int(_HOLDS(self._client, [self._lock_key], [token, LOCK_MS])):
+        if not int(HOLDS(self._client, [self._lock_key], [token, LOCK_MS])):
             raise LostLockError(token)
 
     def _fold(self, pending: list[tuple[bytes, float]], token: str) -> int:
@@ -361,7 +251,7 @@ class RedisRatings:
         for player, made in changes.items():
             at, match_id = since[player]
             entries = [part for change, seated_a in made for part in (change.at, entry_member(change, seated_a))]
-            written = _REPLACE(self._client, [self._history(player), self._fence(player), self._cold(player)],
+            written = REPLACE(self._client, [self._history(player), self._fence(player), self._cold(player)],
                                [fence, cold_lengths[player], at, match_id, *entries])
             if int(written) == -1:
                 raise _ColdPartMoved(player)
@@ -375,7 +265,7 @@ class RedisRatings:
                 final = made[-1][0].after
                 places += [player, "" if final.provisional else repr(final.rating.value)]
         if places:
-            _PLACE(self._client, [keys.leaderboard(self._generation), keys.leaderboard_fence(self._generation)],
+            PLACE(self._client, [keys.leaderboard(self._generation), keys.leaderboard_fence(self._generation)],
                    [fence, *places])
 
     def _fold_everything(self, late: list[RatedResult], token: str) -> int:
@@ -392,7 +282,7 @@ class RedisRatings:
         self._holds(token)
         for player, made in changes.items():
             cold, hot = _split(player, made, bounds.get(player))
-            _REWRITE(self._client, [self._history(player), self._cold(player), self._fence(player)],
+            REWRITE(self._client, [self._history(player), self._cold(player), self._fence(player)],
                      [token, cold, *hot])
         self._place(changes, token)
         return len(every)
@@ -426,7 +316,7 @@ class RedisRatings:
         if not moving:
             return
         self._holds(token)
-        _CHILL(self._client, [self._history(player), self._cold(player), self._fence(player)],
+        CHILL(self._client, [self._history(player), self._cold(player), self._fence(player)],
                [token, cold_header(player, *moving[-1]), b"".join(packed), *(member for member, _ in moving)])
 
     def rating(self, player_id: str) -> PlayerRating | None:
@@ -453,7 +343,7 @@ class RedisRatings:
     def history(self, player_id: str, after: int = 0, limit: int = 50) -> list[Change]:
         if limit <= 0:
             return []
-        count, header, last, cold, hot = _HISTORY(self._client, [self._history(player_id), self._cold(player_id)],
+        count, header, last, cold, hot = HISTORY(self._client, [self._history(player_id), self._cold(player_id)],
                                                   [after, limit, HEADER_BYTES, RECORD_BYTES])
         entries = [(member, float(score)) for member, score in zip(hot[::2], hot[1::2], strict=True)]
         standing_after = standing(header, last) if header else NEW_PLAYER

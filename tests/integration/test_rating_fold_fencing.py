@@ -60,7 +60,7 @@ def test_a_fold_whose_lock_was_taken_over_writes_nothing(redis_client, monkeypat
 
     stalled(monkeypatch, stale, stage, take_over)
     if stage == "_rewrite":  # past the check: only the write scripts' fences stand in its way
-        monkeypatch.setattr(rating_store, "_HOLDS", lambda *_: 1)
+        monkeypatch.setattr(rating_store, "HOLDS", lambda *_: 1)
 
     stale.settle()
 
