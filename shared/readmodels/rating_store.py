@@ -162,8 +162,8 @@ class RedisRatings:
             except _ColdPartMoved:
                 continue
             released = RELEASE(self._client, [self._pending_key, self._chills_key, self._lock_key],
-                                [token, LOCK_MS, len(members), *(member for member, _ in members),
-                                 *(member for member, _ in chills)])
+                               [token, LOCK_MS, len(members), *(member for member, _ in members),
+                                *(member for member, _ in chills)])
             if int(released):
                 return folded
 
@@ -252,7 +252,7 @@ class RedisRatings:
             at, match_id = since[player]
             entries = [part for change, seated_a in made for part in (change.at, entry_member(change, seated_a))]
             written = REPLACE(self._client, [self._history(player), self._fence(player), self._cold(player)],
-                               [fence, cold_lengths[player], at, match_id, *entries])
+                              [fence, cold_lengths[player], at, match_id, *entries])
             if int(written) == -1:
                 raise _ColdPartMoved(player)
         self._place(changes, fence)
@@ -266,7 +266,7 @@ class RedisRatings:
                 places += [player, "" if final.provisional else repr(final.rating.value)]
         if places:
             PLACE(self._client, [keys.leaderboard(self._generation), keys.leaderboard_fence(self._generation)],
-                   [fence, *places])
+                  [fence, *places])
 
     def _fold_everything(self, late: list[RatedResult], token: str) -> int:
         """Fold every result from nothing: a result ended before a player's cold part does (its
@@ -283,7 +283,7 @@ class RedisRatings:
         for player, made in changes.items():
             cold, hot = _split(player, made, bounds.get(player))
             REWRITE(self._client, [self._history(player), self._cold(player), self._fence(player)],
-                     [token, cold, *hot])
+                    [token, cold, *hot])
         self._place(changes, token)
         return len(every)
 
@@ -317,7 +317,7 @@ class RedisRatings:
             return
         self._holds(token)
         CHILL(self._client, [self._history(player), self._cold(player), self._fence(player)],
-               [token, cold_header(player, *moving[-1]), b"".join(packed), *(member for member, _ in moving)])
+              [token, cold_header(player, *moving[-1]), b"".join(packed), *(member for member, _ in moving)])
 
     def rating(self, player_id: str) -> PlayerRating | None:
         pipe = self._client.pipeline(transaction=False)
@@ -344,7 +344,7 @@ class RedisRatings:
         if limit <= 0:
             return []
         count, header, last, cold, hot = HISTORY(self._client, [self._history(player_id), self._cold(player_id)],
-                                                  [after, limit, HEADER_BYTES, RECORD_BYTES])
+                                                 [after, limit, HEADER_BYTES, RECORD_BYTES])
         entries = [(member, float(score)) for member, score in zip(hot[::2], hot[1::2], strict=True)]
         standing_after = standing(header, last) if header else NEW_PLAYER
         if after >= count:  # the hot part only, from the entry before the window's first
