@@ -382,7 +382,7 @@ async function watchFeed() {
 }
 
 // Once the player's stream is open (the server has taken its position: whatever is told after
-// comes to us), or after ``ms`` at most: a stream refused for long holds nothing up for ever.
+// comes to us), or after `ms` at most: a stream refused for long holds nothing up for ever.
 const FEED_WAIT_MS = 5000;
 function feedOpen(ms) {
   if (app.feed && app.feed.readyState === EventSource.OPEN) return Promise.resolve();
