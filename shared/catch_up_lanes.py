@@ -31,9 +31,8 @@ from collections.abc import Callable
 from typing import Any
 
 from shared import keys
+from shared.eventstore.alongside import Command
 from shared.eventstore.lua import Script
-
-Command = tuple[Any, ...]
 
 ARMED_MS = 5000  # a running drain arms its lane again at every batch, far within this
 COUNT_SECONDS = 1.0  # how long the live workers' count is trusted before RQ's registry is read again

@@ -18,13 +18,14 @@ _NAME = "name"  # the player hash's field
 
 def names_in(client: Any, player_ids: Iterable[str]) -> dict[str, str]:
     """The names of ``player_ids`` that the directory holds, in one round trip (unknown ids: left out)."""
-    wanted = list(dict.fromkeys(player_ids))
-    if not wanted:
+    ids = list(player_ids)
+    reads = name_reads(ids)
+    if not reads:
         return {}
     pipe = client.pipeline(transaction=False)
-    for read in name_reads(wanted):
+    for read in reads:
         pipe.execute_command(*read)
-    return names_read(wanted, pipe.execute())
+    return names_read(ids, pipe.execute(raise_on_error=False))
 
 
 def name_reads(player_ids: Iterable[str]) -> tuple[tuple[str, ...], ...]:

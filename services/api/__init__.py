@@ -115,10 +115,13 @@ def _services(
     queue, rebuilds = catch_up_queue(queue_redis, config.queue_name), rebuild_queue(queue_redis, config.queue_name)
     lanes = CatchUpRequests(queue, config.catch_up_lanes)
     notify = _catch_up_asker(app, lanes)
-    # One server for the streams and the queue: a request rides its append's round trip.
-    riding = _riding_asker(app, lanes) if queue_redis is client and not is_cluster_client(client) else None
+    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
+    # One server for the streams and the queue, and an append answered without waiting for a replica
+    # (else what rides it takes a round trip of its own): a request rides its append's round trip.
+    one_trip = queue_redis is client and not is_cluster_client(client) and not ack.waits
+    riding = _riding_asker(app, lanes) if one_trip else None
     archive = archive_of(config) if archive is None else archive
-    store = _store(config, client, clock, archive)
+    store = _store(client, clock, archive, ack)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
     known_tokens: TokenCache[Player] = TokenCache()
     revocations = Revocations(known_tokens, subscriber)
@@ -195,9 +198,8 @@ def _accounts(client: Any, known_tokens: TokenCache[Player], revocations: Revoca
             "last_seen": LastSeen(client, revocations.revoked)}
 
 
-def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:
-    """The streams (``APPEND_ACK``: how durable an append must be), and the archived matches past them."""
-    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
+def _store(client: Any, clock: Clock, archive: Archive, ack: Acknowledgement) -> ArchivedReads:
+    """The streams (``ack``: how durable an append must be, ``APPEND_ACK``), and the archived matches past them."""
     streams = RedisEventStore(client, clock=clock, ack=ack)
     return archived_reads(streams, client, archive)
 

@@ -5,17 +5,15 @@ a create or a join names its players (:mod:`shared.directory`), and an append th
 a catch-up files the match in its lane (:mod:`shared.catch_up_lanes`): each cost a round trip
 of its own beside the append's. On one server, ``before`` writes and the append go in one
 transaction (MULTI/EXEC: all of them or none, so no match is left without its seed), and
-the ``after`` commands follow in the same round trip. On a Redis Cluster their keys live on
-other nodes: each part goes in turn (the writes first, they share the match's slot).
+the ``after`` commands follow in the same round trip (:meth:`~shared.eventstore.lua.Script.pipelined`).
+On a Redis Cluster their keys live on other nodes, and an append that waits for a replica
+waits alone: each part goes in turn (the writes first, they share the match's slot).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from shared.connect import is_cluster_client
-from shared.eventstore.lua import Script
 
 Command = tuple[Any, ...]
 
@@ -27,16 +25,6 @@ class Alongside:
 
     before: tuple[Command, ...] = ()
     after: tuple[Command, ...] = ()
-
-
-def run_alongside(
-    client: Any, script: Script, script_keys: Sequence[str], args: Sequence[Any], alongside: Alongside,
-) -> tuple[Any, tuple[Any, ...]]:
-    """The script's answer and the ``after`` commands' replies (an error among them as its exception)."""
-    if is_cluster_client(client):
-        write(client, alongside.before)
-        return script(client, script_keys, args), send(client, alongside.after)
-    return script.pipelined(client, script_keys, args, alongside.before, alongside.after)
 
 
 def send(client: Any, commands: Sequence[Command]) -> tuple[Any, ...]:

@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from shared import keys
+from shared.connect import is_cluster_client
 from shared.eventstore import lua
-from shared.eventstore.alongside import Alongside, run_alongside, send, write
+from shared.eventstore.alongside import Alongside, send, write
 from shared.eventstore.append_tokens import REFUSALS_KEPT, REFUSALS_KEPT_SECONDS, AppendToken, TokenRecord
 from shared.eventstore.chain import genesis_hash, link_hashes
 from shared.eventstore.durable import Acknowledgement, run_and_wait
@@ -69,6 +70,9 @@ class RedisEventStore(RedisProjectionMarks):
     def __init__(self, client: Any, clock: Clock = system_clock, ack: Acknowledgement = MASTER_ONLY) -> None:
         super().__init__(client)
         self._clock, self._ack = clock, ack
+        # What rides an append goes in its round trip on one server that answers without waiting;
+        # on a cluster (other slots) or when a replica must confirm the append, in round trips of its own.
+        self._alone = ack.waits or is_cluster_client(client)
         # The chain link of each match's latest append by this process: the next append
         # by this process links to it without reading it back (events never change).
         self._heads: dict[str, tuple[int, str]] = {}
@@ -129,12 +133,12 @@ class RedisEventStore(RedisProjectionMarks):
         an append a replica must confirm sends them in round trips of their own."""
         if alongside is None:
             return (*self._run(script, script_keys, args), ())
-        if not self._ack.waits:
-            answer, read = run_alongside(self._client, script, script_keys, args, alongside)
-            return answer, 0, read
-        write(self._client, alongside.before)
-        answer, acked = self._run(script, script_keys, args)
-        return answer, acked, send(self._client, alongside.after)
+        if self._alone:
+            write(self._client, alongside.before)
+            answer, acked = self._run(script, script_keys, args)
+            return answer, acked, send(self._client, alongside.after)
+        answer, read = script.pipelined(self._client, script_keys, args, alongside.before, alongside.after)
+        return answer, 0, read
 
     def _run(self, script: lua.Script, script_keys: list[str], args: list[Any]) -> tuple[Any, int]:
         """A script's answer and how many replicas confirmed it (WAIT, when the store must wait)."""
