@@ -38,7 +38,7 @@ from shared.directory import names_in
 from shared.eventstore import RedisEventStore
 from shared.eventstore.port import Clock, StoredEvent, system_clock
 from shared.readmodels import retiring
-from shared.readmodels.generations import read_pointer
+from shared.readmodels.generations import Pointer, read_pointer
 from shared.readmodels.rating_store import RedisRatings
 from shared.seeds import SeedVault
 
@@ -108,28 +108,21 @@ class Archiver:
             except (ArchiveUnavailableError, DamagedArchiveError):
                 return Outcome(match_id, "already")  # still due: the next run moves them
             if kept is not None:
-                self._retire(match_id, kept.events, self._generations())
+                self._retire(match_id, kept.events, read_pointer(self._client))
             self.due_list.forget(match_id)
         return Outcome(match_id, "already")
 
-    def _retire(self, match_id: str, events: Sequence[StoredEvent], generations: list[int]) -> None:
+    def _retire(self, match_id: str, events: Sequence[StoredEvent], pointer: Pointer) -> None:
         """Move the left match's list places to cold records, then retire the guards they stand for;
         a rated one's rating entries too (the served generation's folder moves them at once, the
         one being built, if any, at the end of its rebuild)."""
         players = _players(events)
-        retiring.retire(self._client, match_id, events[0].at, players, generations,
+        retiring.retire(self._client, match_id, events[0].at, players, _generations(pointer),
                         chilled=lambda: self._stop("chilled"))
         if events[0].data.get("rated") and len(players) == 2:
-            pointer = read_pointer(self._client)  # ratings only where they are kept: no chill waits in a dropped one
-            for generation in {pointer.generation, pointer.building} - {None}:
+            for generation in {pointer.generation, pointer.building} - {None}:  # no chill waits in a dropped one
                 RedisRatings(self._client, generation).chill(match_id, events[-1].at, players,
                                                              fold=generation == pointer.generation)
-
-    def _generations(self) -> list[int]:
-        """The generation served, then every other whose read models may hold a match."""
-        pointer = read_pointer(self._client)
-        return [pointer.generation, *sorted(set(range(max(pointer.generation, pointer.building or 0) + 1))
-                                            - {pointer.generation})]
 
     def _refusal(self, events: tuple[Any, ...], force: bool) -> str | None:
         """Why the match must stay in Redis for now; None if it may go."""
@@ -153,19 +146,25 @@ class Archiver:
 
     def _leave(self, match: ArchivedMatch, size: int) -> Outcome:
         """Take the verified match out of Redis, leaving its index entry."""
-        entry, generations = IndexEntry(match.count, match.finished_at, match.head), self._generations()
-        left = leaving.leave(self._client, match.match_id, entry, generations)
+        entry, pointer = IndexEntry(match.count, match.finished_at, match.head), read_pointer(self._client)
+        left = leaving.leave(self._client, match.match_id, entry, _generations(pointer))
         if left == leaving.CHANGED:
             return Outcome(match.match_id, "changed")
         if left == leaving.UNPROJECTED:
             return Outcome(match.match_id, "unprojected")
         self._stop("left")
-        self._retire(match.match_id, match.events, generations)
+        self._retire(match.match_id, match.events, pointer)
         self.due_list.forget(match.match_id)
         if left == leaving.ALREADY:
             return Outcome(match.match_id, "already")
         self.totals.archived(size)
         return Outcome(match.match_id, "archived", size)
+
+
+def _generations(pointer: Pointer) -> list[int]:
+    """The generation served, then every other whose read models may hold a match."""
+    return [pointer.generation, *sorted(set(range(max(pointer.generation, pointer.building or 0) + 1))
+                                        - {pointer.generation})]
 
 
 def _players(events: Sequence[StoredEvent]) -> list[str]:

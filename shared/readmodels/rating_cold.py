@@ -23,14 +23,13 @@ import struct
 
 from shared.ratings.glicko2 import Rating
 from shared.ratings.rating_fold import Change, PlayerRating, RatedResult
-from shared.readmodels.rating_entries import entry_from, result_of_entry
+from shared.readmodels.rating_entries import SEATED_A, WON, entry_flags, entry_from, entry_match
 
 _HEADER = struct.Struct("<dddII")
 _VALUES = struct.Struct("<ffB")
 _TIME_BYTES, _PLAYER_ID_CHARS, _MATCH_ID_CHARS = 6, 16, 12
 HEADER_BYTES = _HEADER.size  # 32
 RECORD_BYTES = _TIME_BYTES + _VALUES.size + _PLAYER_ID_CHARS * 3 // 4 + _MATCH_ID_CHARS * 3 // 4  # 36
-_WON, _SEATED_A = 1, 2
 NOT_KEPT = math.nan  # a cold entry's volatility: only the header's, the standing a fold needs, is kept
 
 
@@ -55,10 +54,22 @@ def cold_record(player_id: str, member: bytes, score: float) -> bytes | None:
     match = _packed_id(change.match_id, _MATCH_ID_CHARS)
     if opponent is None or match is None:
         return None
-    seated_a = result_of_entry(player_id, member, score).player_a == player_id
-    flags = (_WON if change.won else 0) | (_SEATED_A if seated_a else 0)
     after = change.after.rating
+    flags = entry_flags(member)  # won, seated in A: the same bits
     return change.at.to_bytes(_TIME_BYTES, "big") + _VALUES.pack(after.value, after.rd, flags) + opponent + match
+
+
+def packed_prefix(player_id: str, entries: list[tuple[bytes, float]], upto: tuple[int, str] | None) -> list[bytes]:
+    """The records of the oldest of ``entries`` (stored entries, in the fold's order) up to ``upto``
+    (end, match id; None: none), as far as they pack: the part of them a cold part may hold."""
+    packed: list[bytes] = []
+    for member, score in entries:
+        inside = upto is not None and (int(score), entry_match(member)) <= upto
+        record = cold_record(player_id, member, score) if inside else None
+        if record is None:
+            break
+        packed.append(record)
+    return packed
 
 
 def cold_header(player_id: str, member: bytes, score: float) -> bytes:
@@ -91,7 +102,7 @@ def _fields(record: bytes) -> tuple[int, float, float, bool, bool, str, str]:
     value, rd, flags = _VALUES.unpack_from(record, _TIME_BYTES)
     opponent_at = _TIME_BYTES + _VALUES.size
     match_at = opponent_at + _PLAYER_ID_CHARS * 3 // 4
-    return (_record_at(record), value, rd, bool(flags & _WON), bool(flags & _SEATED_A),
+    return (_record_at(record), value, rd, bool(flags & WON), bool(flags & SEATED_A),
             _id_text(record[opponent_at:match_at]), _id_text(record[match_at:]))
 
 

@@ -31,13 +31,13 @@ def result_from(member: bytes, score: float) -> RatedResult:
     return RatedResult(int(score), match_id, player_a, player_b, winner == "A")
 
 
-_WON, _SEATED_A = 1, 2
+WON, SEATED_A = 1, 2  # the flags byte's bits (the cold records' too)
 
 
 def entry_member(change: Change, seated_a: bool) -> bytes:
     """The history entry of ``change`` as stored (its score is ``change.at``)."""
     after = change.after
-    flags = (_WON if change.won else 0) | (_SEATED_A if seated_a else 0)
+    flags = (WON if change.won else 0) | (SEATED_A if seated_a else 0)
     packed = _AFTER.pack(after.rating.value, after.rating.rd, after.rating.volatility, after.games, after.wins, flags)
     return f"{change.match_id} {change.opponent} ".encode() + packed
 
@@ -52,13 +52,18 @@ def entry_from(player_id: str, member: bytes, score: float, before: PlayerRating
     match_id, opponent, packed = member.split(b" ", 2)
     value, rd, volatility, games, wins, flags = _AFTER.unpack(packed)
     after = PlayerRating(Rating(value, rd, volatility), int(score), games, wins)
-    return Change(player_id, match_id.decode(), int(score), before, after, opponent.decode(), bool(flags & _WON))
+    return Change(player_id, match_id.decode(), int(score), before, after, opponent.decode(), bool(flags & WON))
+
+
+def entry_flags(member: bytes) -> int:
+    """The flags byte of a stored history entry (``WON``, ``SEATED_A``)."""
+    return member[-1]
 
 
 def result_of_entry(player_id: str, member: bytes, score: float) -> RatedResult:
     """The result a stored history entry records (either player's entry gives the same)."""
-    match_id, opponent, packed = member.split(b" ", 2)
-    flags = _AFTER.unpack(packed)[-1]
-    won, seated_a = bool(flags & _WON), bool(flags & _SEATED_A)
+    match_id, opponent, _ = member.split(b" ", 2)
+    flags = entry_flags(member)
+    won, seated_a = bool(flags & WON), bool(flags & SEATED_A)
     a, b = (player_id, opponent.decode()) if seated_a else (opponent.decode(), player_id)
     return RatedResult(int(score), match_id.decode(), a, b, won == seated_a)

@@ -56,8 +56,8 @@ from shared.readmodels.rating_cold import (
     RECORD_BYTES,
     changes_of,
     cold_header,
-    cold_record,
     holds_match,
+    packed_prefix,
     record_key,
     records,
     result_of_record,
@@ -305,40 +305,41 @@ class RedisRatings:
     def _chill(self, player: str, upto: tuple[int, str], token: str) -> None:
         """Move the player's entries up to ``upto`` (all of the oldest that pack) into the cold part."""
         entries = self._client.zrangebyscore(self._history(player), "-inf", upto[0], withscores=True)
-        moving: list[tuple[bytes, float]] = []
-        packed = []
-        for entry in entries:
-            record = cold_record(player, *entry) if _key(entry) <= upto else None
-            if record is None:
-                break
-            moving.append(entry)
-            packed.append(record)
-        if not moving:
+        packed = packed_prefix(player, entries, upto)
+        if not packed:
             return
+        moving = entries[:len(packed)]
         self._holds(token)
         CHILL(self._client, [self._history(player), self._cold(player), self._fence(player)],
               [token, cold_header(player, *moving[-1]), b"".join(packed), *(member for member, _ in moving)])
 
     def rating(self, player_id: str) -> PlayerRating | None:
-        pipe = self._client.pipeline(transaction=False)
-        self._ask_last(pipe, player_id)
-        return self._last(player_id, *pipe.execute())
+        return self._lasts([player_id])[player_id]
 
-    def _ask_last(self, pipe: Any, player_id: str) -> None:
-        """Queue the reads that give the player's last standing (see ``_last``)."""
-        pipe.zrange(self._history(player_id), -1, -1, withscores=True)
-        self._ask_cold_standing(pipe, player_id)
+    def _lasts(self, players: list[str]) -> dict[str, PlayerRating | None]:
+        """Each player's last standing: their last hot entry (one pipeline), else, for a player whose
+        every entry is cold, their cold part's standing (one more)."""
+        pipe = self._client.pipeline(transaction=False)
+        for player in players:
+            pipe.zrange(self._history(player), -1, -1, withscores=True)
+        lasts: dict[str, PlayerRating | None] = {
+            player: entry_from(player, *last[0], NEW_PLAYER).after if last else None
+            for player, last in zip(players, pipe.execute() if players else [], strict=True)}
+        cold = [player for player, last in lasts.items() if last is None]
+        if cold:
+            pipe = self._client.pipeline(transaction=False)
+            for player in cold:
+                self._ask_cold_standing(pipe, player)
+            read = pipe.execute()
+            for index, player in enumerate(cold):
+                header, record = read[2 * index:2 * index + 2]
+                lasts[player] = standing(header, record) if header else None
+        return lasts
 
     def _ask_cold_standing(self, pipe: Any, player_id: str) -> None:
         """Queue the reads of the cold part's standing: its header and last record (empty: none)."""
         pipe.getrange(self._cold(player_id), 0, HEADER_BYTES - 1)
         pipe.getrange(self._cold(player_id), -RECORD_BYTES, -1)
-
-    @staticmethod
-    def _last(player_id: str, last: list[tuple[bytes, float]], header: bytes, record: bytes) -> PlayerRating | None:
-        if last:
-            return entry_from(player_id, *last[0], NEW_PLAYER).after
-        return standing(header, record) if header else None
 
     def history(self, player_id: str, after: int = 0, limit: int = 50) -> list[Change]:
         if limit <= 0:
@@ -356,18 +357,14 @@ class RedisRatings:
         return changes[after:after + limit]
 
     def leaderboard(self, after: int = 0, limit: int = 50) -> list[tuple[str, PlayerRating]]:
-        """The page of the board, then every one of its players' last standings in one pipeline: two
-        round trips a page, however long (a player's history lives in their own slot)."""
+        """The page of the board, then its players' last standings in one pipeline (one more for those
+        whose every entry is cold): two or three round trips a page, however long."""
         if limit <= 0:
             return []
         ids = [p.decode() if isinstance(p, bytes) else p
                for p in self._client.zrevrange(keys.leaderboard(self._generation), after, after + limit - 1)]
-        pipe = self._client.pipeline(transaction=False)
-        for player in ids:
-            self._ask_last(pipe, player)
-        read = pipe.execute() if ids else []
-        lasts = [(player, self._last(player, *read[3 * index:3 * index + 3])) for index, player in enumerate(ids)]
-        return [(player, last) for player, last in lasts if last is not None]
+        lasts = self._lasts(ids)
+        return [(player, last) for player in ids if (last := lasts[player]) is not None]
 
     def results(self) -> list[RatedResult]:
         found: dict[str, RatedResult] = {}
@@ -375,11 +372,16 @@ class RedisRatings:
             player = keys.player_id_from_key(key)
             for entry in self._client.zrange(key, 0, -1, withscores=True):
                 found.setdefault(entry_match(entry[0]), result_of_entry(player, *entry))
-        for key in self._client.scan_iter(match=keys.player_ratings_cold_pattern(self._generation), count=500):
-            player = keys.player_id_from_key(key)
-            for record in records((self._client.get(key) or b"")[HEADER_BYTES:]):
-                result = result_of_record(player, record)
-                found.setdefault(result.match_id, result)
+        cold_keys = list(self._client.scan_iter(match=keys.player_ratings_cold_pattern(self._generation), count=500))
+        for start in range(0, len(cold_keys), 500):  # a pipeline of GETs a batch (each key in its player's slot)
+            batch, pipe = cold_keys[start:start + 500], self._client.pipeline(transaction=False)
+            for key in batch:
+                pipe.get(key)
+            for key, cold in zip(batch, pipe.execute(), strict=True):
+                player = keys.player_id_from_key(key)
+                for record in records((cold or b"")[HEADER_BYTES:]):
+                    result = result_of_record(player, record)
+                    found.setdefault(result.match_id, result)
         return sorted(found.values(), key=lambda r: r.key)
 
     def waiting(self) -> int:
@@ -402,12 +404,6 @@ def _split(player: str, made: list[tuple[Change, bool]], bound: tuple[int, str] 
     """A player's changes folded anew as their cold part (those up to ``bound``, as far as they
     pack) and their hot entries (score, member pairs)."""
     stored = [(entry_member(change, seated_a), change.at) for change, seated_a in made]
-    packed: list[bytes] = []
-    for (member, at), (change, _) in zip(stored, made, strict=True):
-        inside = bound is not None and (change.at, change.match_id) <= bound
-        record = cold_record(player, member, at) if inside else None
-        if record is None:
-            break
-        packed.append(record)
+    packed = packed_prefix(player, stored, bound)
     hot = [part for member, at in stored[len(packed):] for part in (at, member)]
     return (cold_header(player, *stored[len(packed) - 1]) + b"".join(packed) if packed else b""), hot

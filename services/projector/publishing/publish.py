@@ -93,7 +93,7 @@ def publish_archived(readmodels: ReadSide, projection: FoldedMatch, *, generatio
     """
     live, generation = generation is None, readmodels.generation() if generation is None else generation
     models = read_models_of(projection, readmodels.names(seated_ids(projection.state)))
-    rated = _record_results(readmodels, projection, models, generation, fold=live)
+    rated = _record_results(readmodels, projection, models, generation, fold=False)  # folded by the chill's settle
     players = [seat["id"] for seat in models.summary["players"].values() if seat]
     created_at = projection.created_at or 0
     readmodels.place_in_lobby(projection.match_id, models.summary["status"], created_at, players, generation=generation)
