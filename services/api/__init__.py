@@ -155,9 +155,13 @@ def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]
         try:
             lanes.request(match_id)
         except redis.RedisError:
-            # The append already marked the match unprojected: a worker's sweep catches it up.
-            app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
+            _left_to_the_sweep(app, match_id)
     return notify
+
+
+def _left_to_the_sweep(app: Flask, match_id: str) -> None:
+    # The append already marked the match unprojected: a worker's sweep catches it up.
+    app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
 
 
 def _riding_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str, int], RidingRequest | None]:
@@ -173,7 +177,7 @@ def _riding_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str, int], Ri
             try:
                 return filed(reply)
             except redis.RedisError:  # filed, but its drain could not be queued: the lane is disarmed again
-                app.logger.warning("could not enqueue the catch-up of %s; the sweep will", match_id)
+                _left_to_the_sweep(app, match_id)
                 return True
         return command, answered
     return riding

@@ -34,7 +34,7 @@ def create(
     against_bot = opponent is not None and opponent.id == BOT_PLAYER_ID
     bot_level = (bot_level or BOT_LEVEL) if against_bot else None
     stepped = step(match.state, CreateMatch(match.match_id, player.id, **options, bot_level=bot_level), chance)
-    matches.chances.keep(match.match_id, chance, put=not matches.alongside)
+    matches.chances.keep(match.match_id, chance)
     created = record(matches, match, stepped, Seat.A, token, seed=chance.seed, named=opponent is None)
     if opponent is None:
         return created

@@ -47,12 +47,13 @@ class Chances:
             chance = self._keep(match_id, SeededChance(seed))
         return chance
 
-    def keep(self, match_id: str, chance: SeededChance, put: bool = True) -> None:
-        """Store the seed of a new match (before the match exists: it deals from it), and keep it here;
-        ``put=False``: the match's first append stores it (see ``Matches.alongside``)."""
-        if put:
-            self._seeds.put(match_id, chance.seed)
-        self._keep(match_id, chance)  # the join and first moves here need not read it back
+    def keep(self, match_id: str, chance: SeededChance) -> None:
+        """Keep a new match's chance here: the join and first moves need not read its seed back."""
+        self._keep(match_id, chance)
+
+    def store(self, match_id: str, seed: str) -> None:
+        """Store a new match's seed on its own (without ``Matches.alongside``, its first append cannot)."""
+        self._seeds.put(match_id, seed)
 
     def _keep(self, match_id: str, chance: Chance) -> Chance:
         if len(self._kept) > _CHANCES_KEPT:

@@ -58,6 +58,8 @@ def record(
     events, encoded = stepped.events, [encode(e) for e in stepped.events]
     seated = seated_ids(stepped.state) if named and matches.alongside else ()
     riding = None if matches.riding is None else matches.riding(match.match_id, match.version + len(events))
+    if seed is not None and not matches.alongside:  # stored before the match exists: it deals from it
+        matches.chances.store(match.match_id, seed)
     writes = () if seed is None or not matches.alongside else (seed_write(match.match_id, seed),)
     naming = name_reads(seated)
     reads = naming + (() if riding is None else (riding[0],))
