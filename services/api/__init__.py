@@ -116,10 +116,7 @@ def _services(
     lanes = CatchUpRequests(queue, config.catch_up_lanes)
     notify = _catch_up_asker(app, lanes)
     ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
-    # One server for the streams and the queue, and an append answered without waiting for a replica
-    # (else what rides it takes a round trip of its own): a request rides its append's round trip.
-    one_trip = queue_redis is client and not is_cluster_client(client) and not ack.waits
-    riding = _riding_asker(app, lanes) if one_trip else None
+    riding = _riding_asker(app, lanes) if _one_trip(client, queue_redis, ack) else None
     archive = archive_of(config) if archive is None else archive
     store = _store(client, clock, archive, ack)
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
@@ -147,6 +144,12 @@ def _services(
         **_players_settings(config),
         matchmaker=_matchmaker(config, client, matches, players, limits, read_models, clock),
     )
+
+
+def _one_trip(client: Any, queue_redis: Any, ack: Acknowledgement) -> bool:
+    """Whether a catch-up request can ride its append's round trip: one server for the streams and
+    the queue, and an append answered without waiting for a replica (else what rides it goes alone)."""
+    return queue_redis is client and not is_cluster_client(client) and not ack.waits
 
 
 def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]:
