@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import cpu
 from .stack import Stack
-from .throughput import play_matches
+from .throughput import hit_reference, play_matches
 
 # Each stack goes to the first part any of its frames names (the order settles overlaps).
 PARTS = (
@@ -41,16 +41,18 @@ PARTS = (
 IDLE = ("Hub.run", "poll.poll")  # the gevent hub waiting for sockets
 
 
-def record(seconds: float, py_spy: str, into: Path) -> list[Path]:
-    """Sample every API process for ``seconds`` while 4 clients play; the raw profiles."""
+def record(seconds: float, py_spy: str, into: Path, reference: bool = False) -> tuple[list[Path], int]:
+    """Sample every API process for ``seconds`` while 4 clients play (or post to the reference endpoint);
+    the raw profiles and the commands served meanwhile."""
     into.mkdir(parents=True, exist_ok=True)
-    context = multiprocessing.get_context("fork")
+    context, client = multiprocessing.get_context("fork"), hit_reference if reference else play_matches
     with Stack(workers=2) as stack, ProcessPoolExecutor(4, mp_context=context) as pool:
         start = time.time() + 1.0
-        futures = [pool.submit(play_matches, stack.api_port, 100 + i, start, seconds + 5.0) for i in range(4)]
+        futures = [pool.submit(client, stack.api_port, 100 + i, start, seconds + 5.0) for i in range(4)]
         time.sleep(3.0)  # connected and warm
         workers = cpu.children(stack.pids()["api"][0])  # gunicorn's worker processes
-        outputs = [into / f"profile-api-{n}.txt" for n in range(len(workers))]
+        side = "reference" if reference else "api"
+        outputs = [into / f"profile-{side}-{n}.txt" for n in range(len(workers))]
         spies = [subprocess.Popen(
             [py_spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-o", str(out),
              "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -58,8 +60,10 @@ def record(seconds: float, py_spy: str, into: Path) -> list[Path]:
         for spy in spies:
             spy.wait()
         commands = sum(future.result()["commands"] for future in futures)
-    print(f"{commands:,} commands played while sampling {len(outputs)} API processes")
-    return outputs
+    # The clients ran 5 s past the sampling: count the share of their commands the samples saw.
+    sampled = int(commands * seconds / (seconds + 5.0))
+    print(f"{commands:,} commands played, ~{sampled:,} while sampling {len(outputs)} API processes")
+    return outputs, sampled
 
 
 def samples(paths: list[Path]) -> list[tuple[list[str], int]]:
@@ -93,11 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--py-spy", default=shutil.which("py-spy", path=str(Path(sys.executable).parent)) or "py-spy")
     parser.add_argument("--into", type=Path, default=Path("var/bench"))
+    parser.add_argument("--reference", action="store_true", help="profile POST /bench/reference instead")
     args = parser.parse_args(argv)
-    total, busy, parts, frames = shares(samples(record(args.seconds, args.py_spy, args.into)))
+    paths, commands = record(args.seconds, args.py_spy, args.into, args.reference)
+    total, busy, parts, frames = shares(samples(paths))
     print(f"{total:,} samples, {busy:,} busy ({busy / max(total, 1):.0%}; the rest the event loop waiting)")
+    print("  share   µs/command (a sample is 5 ms of one process)")
     for part, count in parts.most_common():
-        print(f"  {count / busy:6.1%}  {part}")
+        print(f"  {count / busy:6.1%}  {count * 5000 / max(commands, 1):6.1f}  {part}")
     print("top frames (share of busy samples they are on):")
     for frame, count in frames.most_common(40):
         print(f"  {count / busy:6.1%}  {frame})")

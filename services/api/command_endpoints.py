@@ -26,6 +26,7 @@ from .schemas import (
     MatchCreateSchema,
     PlayerCreateSchema,
     PlayerSchema,
+    plainly_valid_action,
 )
 from .smorest import ApiBlueprint
 from .wiring import services
@@ -103,7 +104,7 @@ def join_match(body: dict, match_id: str) -> Response:
 
 
 @blp.route("/matches/<id:match_id>/actions", methods=["POST"])
-@blp.arguments(ActionSchema)
+@blp.arguments_fast(ActionSchema, plainly_valid_action)
 @blp.response(200, ActionResultSchema)
 @blp.alt_response(429, schema=ErrorSchema, description=_limited("this player acts too fast (`actions`)"))
 def act(action: dict, match_id: str) -> Response:

@@ -1,6 +1,11 @@
 """flask-smorest as this API uses it: bad input answers 400 (API.md), errors are documented as answered."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import request
 from flask_smorest import Api, Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import BaseConverter
@@ -16,6 +21,23 @@ class _Parser(FlaskParser):
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = _Parser()
+
+    def arguments_fast(self, schema: type, plainly_valid: Callable[[bytes], dict | None], **options: Any) -> Callable:
+        """``arguments(schema)`` (documented, and loading as it does) with a cheaper reader tried first:
+        a JSON body that ``plainly_valid`` returns goes to the view as it is; for None (anything it is not
+        sure of) the schema loads the body and words its errors, as without it."""
+        documented = self.arguments(schema, **options)
+
+        def decorator(view: Callable) -> Callable:
+            loaded = documented(view)
+
+            @functools.wraps(loaded)
+            def read_fast_first(*args: Any, **kwargs: Any) -> Any:
+                body = plainly_valid(request.get_data(cache=True)) if request.mimetype == "application/json" \
+                    else None
+                return loaded(*args, **kwargs) if body is None else view(body, *args, **kwargs)
+            return read_fast_first
+        return decorator
 
 
 class DocumentedApi(Api):
