@@ -41,17 +41,18 @@ PARTS = (
 IDLE = ("Hub.run", "poll.poll")  # the gevent hub waiting for sockets
 
 
-def record(seconds: float, py_spy: str, into: Path, reference: bool = False) -> tuple[list[Path], int]:
-    """Sample every API process for ``seconds`` while 4 clients play (or post to the reference endpoint);
-    the raw profiles and the commands served meanwhile."""
+def record(seconds: float, py_spy: str, into: Path, reference: bool = False, role: str = "api",
+           ) -> tuple[list[Path], int]:
+    """Sample every process of ``role`` (the API's workers, or the projector's) for ``seconds`` while
+    4 clients play (or post to the reference endpoint); the raw profiles and the commands served meanwhile."""
     into.mkdir(parents=True, exist_ok=True)
     context, client = multiprocessing.get_context("fork"), hit_reference if reference else play_matches
     with Stack(workers=2) as stack, ProcessPoolExecutor(4, mp_context=context) as pool:
         start = time.time() + 1.0
         futures = [pool.submit(client, stack.api_port, 100 + i, start, seconds + 5.0) for i in range(4)]
         time.sleep(3.0)  # connected and warm
-        workers = cpu.children(stack.pids()["api"][0])  # gunicorn's worker processes
-        side = "reference" if reference else "api"
+        workers = cpu.children(stack.pids()["api"][0]) if role == "api" else stack.pids()[role]  # gunicorn's
+        side = "reference" if reference else role
         outputs = [into / f"profile-{side}-{n}.txt" for n in range(len(workers))]
         spies = [subprocess.Popen(
             [py_spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-o", str(out),
@@ -62,7 +63,7 @@ def record(seconds: float, py_spy: str, into: Path, reference: bool = False) -> 
         commands = sum(future.result()["commands"] for future in futures)
     # The clients ran 5 s past the sampling: count the share of their commands the samples saw.
     sampled = int(commands * seconds / (seconds + 5.0))
-    print(f"{commands:,} commands played, ~{sampled:,} while sampling {len(outputs)} API processes")
+    print(f"{commands:,} commands played, ~{sampled:,} while sampling {len(outputs)} {role} processes")
     return outputs, sampled
 
 
@@ -98,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--py-spy", default=shutil.which("py-spy", path=str(Path(sys.executable).parent)) or "py-spy")
     parser.add_argument("--into", type=Path, default=Path("var/bench"))
     parser.add_argument("--reference", action="store_true", help="profile POST /bench/reference instead")
+    parser.add_argument("--role", choices=("api", "projector"), default="api", help="the processes sampled")
     args = parser.parse_args(argv)
-    paths, commands = record(args.seconds, args.py_spy, args.into, args.reference)
+    paths, commands = record(args.seconds, args.py_spy, args.into, args.reference, args.role)
     total, busy, parts, frames = shares(samples(paths))
     print(f"{total:,} samples, {busy:,} busy ({busy / max(total, 1):.0%}; the rest the event loop waiting)")
     print("  share   µs/command (a sample is 5 ms of one process)")

@@ -108,6 +108,7 @@ def lookalike_forms(name: str) -> tuple[str, str]:
     return skeleton(skeleton(name).casefold()), skeleton(name.casefold())
 
 
+@lru_cache(maxsize=4096)  # a registration asks for a name's keys more than once (claims, placeholder look)
 def same_name_keys(name: str) -> tuple[str, ...]:
     """The forms under which a valid name is unique: its comparison form, then its look-alike forms."""
     return (comparison_form(name), *dict.fromkeys(lookalike_forms(name)))

@@ -59,7 +59,7 @@ def register_player(body: dict):
         raise ApiError(409, "NAME_TAKEN", "The name {name} is taken.", params={"name": isolated}) from None
     if hashed is not None:
         ctx.passwords.store(player.id, hashed)
-    ctx.sessions.adopt(player.id, token_hash(token))  # the first device's session
+    ctx.sessions.first(player.id, token_hash(token))  # the first device's session
     return {"id": player.id, "name": player.name, "token": token}
 
 

@@ -66,6 +66,10 @@ class SessionRegistry:
         for session in self.of_player(player_id):
             if session.token_hash == hashed:
                 return session.id
+        return self.first(player_id, hashed)
+
+    def first(self, player_id: str, hashed: str) -> str:
+        """The session of a player just registered, holding its first token (of hash ``hashed``): its id."""
         session_id = new_id(12)
         self._client.hset(keys.player_sessions(player_id), session_id, _line(hashed, self._now_ms()))
         return session_id

@@ -29,8 +29,10 @@ MATCH_UNPROJECTED_PATTERN = f"{PREFIX}:{{m:*}}:unprojected"
 
 def unprojected_index(match_id: str, per_slot: bool) -> str:
     """The set that lists ``match_id`` while it carries its mark (``per_slot``: on a cluster)."""
-    slot = key_slot(f"m:{validate_match_id(match_id)}".encode())
-    return f"{PREFIX}:{{{slot_tag(slot)}}}:unprojected" if per_slot else UNPROJECTED_INDEX
+    validate_match_id(match_id)
+    if not per_slot:
+        return UNPROJECTED_INDEX
+    return f"{PREFIX}:{{{slot_tag(key_slot(f'm:{match_id}'.encode()))}}}:unprojected"  # CRC16: only on a cluster
 
 
 def unprojected_indexes(per_slot: bool) -> list[str]:

@@ -10,6 +10,7 @@ Under gunicorn each process writes its values to ``PROMETHEUS_MULTIPROC_DIR`` (s
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -39,6 +40,16 @@ PAIRING_WAIT_SECONDS = Histogram("truc_pairing_wait_seconds", "Time a seek waite
 REMATCHES = Counter("truc_rematches", "Rematch requests, by outcome (offered, made).", ["outcome"])
 
 _enabled = True
+_children: dict[tuple[Any, tuple[str, ...]], Any] = {}  # bounded: every label takes a bounded set of values
+
+
+def _labelled(metric: Any, *values: str) -> Any:
+    """``metric.labels(*values)``, kept: prometheus_client's lookup (a lock, its key built from the
+    values) costs more than the increment on the path of every command."""
+    child = _children.get((metric, values))
+    if child is None:
+        child = _children[(metric, values)] = metric.labels(*values)
+    return child
 
 
 def configure(enabled: bool) -> None:
@@ -58,14 +69,14 @@ def outcome_of(code: str | None) -> str:
 
 def record_request(route: str, method: str, status: int) -> None:
     if _enabled:
-        REQUESTS.labels(route, method if method in METHODS else "other", str(status)).inc()
+        _labelled(REQUESTS, route, method if method in METHODS else "other", str(status)).inc()
 
 
 def record_command(command: str, outcome: str, seconds: float | None = None) -> None:
     if _enabled:
-        COMMANDS.labels(command, outcome).inc()
+        _labelled(COMMANDS, command, outcome).inc()
         if seconds is not None:
-            COMMAND_SECONDS.labels(command).observe(seconds)
+            _labelled(COMMAND_SECONDS, command).observe(seconds)
 
 
 def record_append(events: int) -> None:
