@@ -1,4 +1,5 @@
-"""Redis connections with bounded timeouts, shared by every process."""
+"""Redis connections with bounded timeouts, shared by every process (one server's client:
+:class:`~shared.lean_redis.LeanRedis`)."""
 from __future__ import annotations
 
 import time
@@ -10,6 +11,7 @@ from redis.cluster import RedisCluster
 from redis.connection import parse_url
 
 from shared.config import is_cluster_url
+from shared.lean_redis import LeanRedis
 
 
 def connect(
@@ -35,8 +37,8 @@ def connect(
         pool = redis.BlockingConnectionPool.from_url(
             url, max_connections=max_connections, timeout=timeouts["socket_timeout"], health_check_interval=30,
             **timeouts)
-        return redis.Redis.from_pool(pool)
-    return redis.Redis.from_url(url, health_check_interval=30, **timeouts)
+        return LeanRedis.from_pool(pool)
+    return LeanRedis.from_url(url, health_check_interval=30, **timeouts)
 
 
 def _counting(base: type[redis.Connection], count: Callable[[], None]) -> type[redis.Connection]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
-from .round_trip import one_round_trip, supported
+from shared.lean_redis import one_round_trip, supported
 
 
 class Script:

@@ -1,9 +1,10 @@
 """Commands packed and sent in one round trip without redis-py's pipeline, on a real redis-server."""
+import pytest
 import redis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.eventstore.round_trip import one_round_trip, packed, supported
+from shared.lean_redis import one_round_trip, packed, supported
 
 _args = st.tuples(st.sampled_from(["SET", "SCRIPT LOAD", "EVALSHA"]), st.lists(
     st.text(max_size=8) | st.binary(max_size=8) | st.integers() | st.floats(allow_nan=False), max_size=6),
@@ -38,3 +39,33 @@ def test_a_connection_killed_between_round_trips_is_replaced(redis_client):
 def test_only_one_servers_pooled_client_is_sent_on(redis_client, redis_server):
     assert supported(redis_client)
     assert not supported(redis.Redis.from_url(redis_server.url, single_connection_client=True))
+
+
+def test_a_lean_pipeline_answers_as_redis_pys(redis_server):
+    from shared.lean_redis import LeanPipeline, LeanRedis
+
+    lean, plain = LeanRedis.from_url(redis_server.url), redis.Redis.from_url(redis_server.url)
+    plain.flushall()
+    answers = []
+    for client in (lean, plain):
+        pipe = client.pipeline(transaction=False)
+        pipe.set("n", 1).incr("n").hset("h", mapping={"a": 1, "b": "x"}).hgetall("h").zadd("z", {"m": 2.5})
+        pipe.zrange("z", 0, -1, withscores=True).xadd("s", {"f": "v"}, id="1-0").xrange("s").hget("h", "missing")
+        answers.append(pipe.execute())
+        plain.flushall()
+    assert isinstance(lean.pipeline(transaction=False), LeanPipeline)
+    assert answers[0] == answers[1]
+
+
+def test_a_lean_pipelines_error_is_raised_after_every_reply_is_read(redis_server):
+    from shared.lean_redis import LeanRedis
+
+    client = LeanRedis.from_url(redis_server.url)
+    client.set("k", "text")
+    pipe = client.pipeline(transaction=False)
+    pipe.incr("k").set("after", 1)
+    with pytest.raises(redis.ResponseError, match="Command # 1"):
+        pipe.execute()
+    assert client.get("after") == b"1"  # sent and answered in the same round trip
+    pipe.incr("k").get("after")
+    assert [type(reply) for reply in pipe.execute(raise_on_error=False)] == [redis.ResponseError, bytes]
