@@ -49,7 +49,7 @@ def public_events(
 
 def _data(stored: StoredEvent, event: Event, visible: Event) -> dict[str, Any]:
     """The stored data with the fields the engine hid (hidden cards written null) replaced."""
-    if visible == event:
+    if visible is event or visible == event:  # the engine hands back the event itself when it hides nothing
         return stored.data
     written = data_of(visible)
     hidden = [f.name for f in fields(event) if getattr(event, f.name) != getattr(visible, f.name)]
