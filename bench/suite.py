@@ -32,11 +32,23 @@ import orjson
 
 from services.embedded_redis import redis_server_binary
 
-from . import catch_up, clocks, durability, lag, long_match, observability, projector, replays, streams, throughput
+from . import (
+    api_scaling,
+    catch_up,
+    clocks,
+    durability,
+    lag,
+    long_match,
+    observability,
+    projector,
+    replays,
+    streams,
+    throughput,
+)
 from .stats import Figure, table
 
-SECTIONS = ("throughput", "long_match", "projector", "lag", "clocks", "observability", "streams", "catch_up",
-            "durability", "replays")
+SECTIONS = ("throughput", "scaling", "long_match", "projector", "lag", "clocks", "observability", "streams",
+            "catch_up", "durability", "replays")
 
 
 def machine() -> dict[str, Any]:
@@ -58,6 +70,7 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
     plan = {
         "throughput": lambda: throughput.measure(  # windows of >= 2,000 commands each, >= the seconds
             clients=4, seconds=2.0 if quick else 3.0, windows=throughput.WINDOWS, warmup=1.5 if quick else 3.0),
+        "scaling": lambda: api_scaling.measure(clients=4, seconds=2.0 if quick else 3.0, runs=2 if quick else 3),
         "long_match": lambda: long_match.measure(runs=3, batch=40 if quick else 60),
         "projector": lambda: projector.measure(events=200_000, runs=2 if quick else 3),
         "lag": lambda: lag.measure(clients=4, rate=25.0, seconds=4.0 if quick else 8.0, runs=3),
@@ -69,8 +82,8 @@ def run(sections: list[str], quick: bool) -> tuple[list[Figure], dict[str, Any]]
         "durability": lambda: durability.measure(clients=4, seconds=2.0 if quick else 4.0, runs=3),
         "replays": lambda: replays.measure(runs=3, samples=30 if quick else 60),
     }
-    modules = {"throughput": throughput, "long_match": long_match, "projector": projector, "lag": lag,
-               "clocks": clocks, "observability": observability, "streams": streams, "catch_up": catch_up,
+    modules = {"throughput": throughput, "scaling": api_scaling, "long_match": long_match, "projector": projector,
+               "lag": lag, "clocks": clocks, "observability": observability, "streams": streams, "catch_up": catch_up,
                "durability": durability, "replays": replays}
     for name in sections:
         started = time.monotonic()
@@ -106,6 +119,11 @@ def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
                                             sorted(p.redis_calls.items(), key=lambda item: -item[1])},
             } for n, p in enumerate(result[side], start=1)]
         ready[section] = result
+    if "scaling" in ready:
+        ready["scaling"] = {**ready["scaling"], "phases": {
+            str(n): [{"rate": round(p.rate, 1), "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3)
+                                                                        for k, v in p.cpu.items()}}
+                     for p in phases] for n, phases in ready["scaling"]["phases"].items()}}
     return ready
 
 
