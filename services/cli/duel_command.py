@@ -22,7 +22,7 @@ def _strategy(ctx: click.Context, param: click.Parameter, name: str) -> str:
     try:
         strategy_for(name)
     except UnknownStrategyError:
-        raise click.BadParameter(f"{name!r}: one of {', '.join(strategy_names())} or search:N") from None
+        raise click.BadParameter(f"{name!r}: one of {', '.join(strategy_names())} or search:N, pimc:N") from None
     return name
 
 

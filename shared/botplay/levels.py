@@ -3,7 +3,8 @@
 easy is the random-leaning player, medium today's fixed heuristic, hard and expert the
 search at about 100 ms and 1 s a decision on one core of the reference machine (the
 iterations are the budget, so a decision is reproducible; the seconds are a cap that
-holds on a loaded machine). ``search:N`` names a search of N iterations, for duels.
+holds on a loaded machine). ``search:N`` names a search of N iterations, for duels, and
+``pimc:N`` its rival of the same budget (:mod:`.pimc`).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
+from .pimc import pimc_strategy
 from .search import Budget, search_strategy
 from .zoo import ZOO, Strategy
 
@@ -24,7 +26,7 @@ _FIXED = {"easy": "random", "medium": "heuristic"}
 
 
 class UnknownStrategyError(ValueError):
-    """A name that is neither a level, a fixed player of the zoo, nor ``search:N``."""
+    """A name that is neither a level, a fixed player of the zoo, ``search:N`` nor ``pimc:N``."""
 
 
 def strategy_names() -> list[str]:
@@ -43,14 +45,14 @@ def strategy_for(
     budget = _budget(name)
     if seconds is not None:
         budget = Budget(budget.iterations, min(budget.seconds, seconds), budget.exploration)
-    return search_strategy(budget, seed, clock)
+    return (pimc_strategy if name.startswith("pimc:") else search_strategy)(budget, seed, clock)
 
 
 def _budget(name: str) -> Budget:
     if name in BUDGETS:
         return BUDGETS[name]
     kind, _, iterations = name.partition(":")
-    if kind == "search" and iterations.isdigit() and int(iterations) > 0:
+    if kind in ("search", "pimc") and iterations.isdigit() and int(iterations) > 0:
         return Budget(int(iterations), 60.0)
     raise UnknownStrategyError(name)
 

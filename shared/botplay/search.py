@@ -101,14 +101,29 @@ def search_strategy(budget: Budget, seed: int | str = 0, clock: Callable[[], flo
 
 def best_action(view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter) -> Action:
     """The move the search finds best for the seat of ``view``, one of its legal actions."""
-    candidates = [a for a in view["legal_actions"] if a["type"] in _SEARCHED_TYPES]
+    moves = candidates(view)
+    if len(moves) == 1:
+        return moves[0]
+    root = grow(read(view), budget, decision_rng(view, seed), clock)
+    return most_visited(root, moves)
+
+
+def candidates(view: View) -> list[Action]:
+    """The legal actions of ``view`` a search chooses among (an answer only, when asked)."""
+    moves = [a for a in view["legal_actions"] if a["type"] in _SEARCHED_TYPES]
     if view["round"]["pending"] is not None:
-        candidates = [a for a in candidates if a["type"] in ("accept", "reject")]
-    if len(candidates) == 1:
-        return candidates[0]
-    root = grow(read(view), budget, random.Random(repr((seed, _public_key(view)))), clock)
+        moves = [a for a in moves if a["type"] in ("accept", "reject")]
+    return moves
+
+
+def decision_rng(view: View, seed: int | str) -> random.Random:
+    """The random draws of one decision: fixed by the seed and what the view shows publicly."""
+    return random.Random(repr((seed, _public_key(view))))
+
+
+def most_visited(root: _Node, moves: list[Action]) -> Action:
     visits = {key: node.visits for key, node in root.children.items()}
-    return max(candidates, key=lambda a: visits.get((a["type"], a.get("card")), -1))
+    return max(moves, key=lambda a: visits.get((a["type"], a.get("card")), -1))
 
 
 _SEARCHED_TYPES = frozenset(kind.action for kind in SEARCHED)
@@ -122,8 +137,8 @@ def _public_key(view: View) -> tuple:
             rnd["value"], rnd["remainder_round"], repr(view["legal_actions"]))
 
 
-def grow(knowledge: Knowledge, budget: Budget, rng: random.Random, clock: Callable[[], float]) -> _Node:
-    """The search tree after ``budget``: one iteration per sampled deal."""
+def grow(knowledge: Knowledge | Any, budget: Budget, rng: random.Random, clock: Callable[[], float]) -> _Node:
+    """The search tree after ``budget``: one iteration per sampled deal (``knowledge``: what samples them)."""
     root, started = _Node(), clock()
     exploration = budget.exploration * _swing(knowledge)
     for done in range(budget.iterations):

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from shared.botplay.knowledge import read
+from shared.botplay.pimc import pimc_action
 from shared.botplay.search import Budget, best_action
 from shared.botplay.zoo import needs_me
 from shared.rules import DECK, SEATS, Status, view
@@ -54,7 +55,8 @@ def _hidden_swapped(state, seat, rng):
     return copy_with(state, round=copy_with(rnd, hands=hands, stock=tuple(hidden[len(theirs):])))
 
 
-def test_the_search_never_peeks_the_same_view_gives_the_same_decision():
+@pytest.mark.parametrize("decide", [best_action, pimc_action])
+def test_the_search_never_peeks_the_same_view_gives_the_same_decision(decide):
     rng, compared, differed = random.Random(5), 0, 0
     budget = Budget(iterations=60, seconds=60)
     for seed in range(3):
@@ -62,8 +64,8 @@ def test_the_search_never_peeks_the_same_view_gives_the_same_decision():
             other_deal = _hidden_swapped(state, seat, rng)
             assert view(other_deal, seat) == view(state, seat)
             differed += other_deal.round.hand(seat.other) != state.round.hand(seat.other)
-            decision = best_action(view(state, seat), budget, seed=7)
-            assert best_action(view(other_deal, seat), budget, seed=7) == decision
+            decision = decide(view(state, seat), budget, seed=7)
+            assert decide(view(other_deal, seat), budget, seed=7) == decision
             assert decision in view(state, seat)["legal_actions"]
             compared += 1
     assert compared > 20 and differed > 10

@@ -25,7 +25,7 @@ class SteppingClock:
         return self.now
 
 
-@pytest.mark.parametrize("name", sorted(ZOO) + ["easy", "medium", "search:30"])
+@pytest.mark.parametrize("name", sorted(ZOO) + ["easy", "medium", "search:30", "pimc:36"])
 def test_a_strategy_moves_legally_exactly_when_it_must(name):
     strategy = strategy_for(name, 1)
     for state in states(2)[::2]:
