@@ -17,6 +17,8 @@ still collides with the name it imitates.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from precis_i18n.unicode import UnicodeData
 
 _UCD = UnicodeData()
@@ -35,6 +37,7 @@ def default_ignorable(char: str) -> bool:
     return _UCD.default_ignorable(ord(char))
 
 
+@lru_cache(maxsize=4096)  # asked of every character of a name, several times a registration
 def shows_nothing(char: str) -> bool:
     """Whether ``char`` is drawn as nothing, or as a blank: default-ignorable, or drawn blank."""
     return char in DRAWN_BLANK or default_ignorable(char)

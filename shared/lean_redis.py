@@ -23,7 +23,7 @@ def packed(commands: Sequence[Command], encode: Callable[[Any], bytes]) -> bytes
     """``commands`` as RESP arrays of bulk strings, ready to send."""
     parts: list[bytes] = []
     for command in commands:
-        if " " in command[0]:  # "SCRIPT LOAD": two words, as redis-py sends them
+        if type(command[0]) is str and " " in command[0]:  # "SCRIPT LOAD": two words, as redis-py sends them
             command = (*command[0].split(), *command[1:])
         parts.append(b"*%d\r\n" % len(command))
         for arg in command:

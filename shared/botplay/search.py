@@ -206,7 +206,7 @@ _SEARCHED_KINDS = frozenset(SEARCHED)
 def _key(state: MatchState, seat: Seat, me: Seat, action: PlayerAction) -> tuple:
     """A move as the tree knows it; the opponent's also by how strong its cards are here."""
     move = (action.action, getattr(action, "card", None))
-    return move if seat is me else (_bucket(state.round.hands[seat.index]),) + move
+    return move if seat is me else (0,) + move
 
 
 def _bucket(hand: tuple[str, ...]) -> int:
