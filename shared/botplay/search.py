@@ -8,10 +8,13 @@ opponent does not hold there) are skipped, and each move is judged against the d
 which it was possible (UCB on availability counts).
 
 The opponent is searched, not modelled: its moves are tree nodes chosen for its own gain,
-kept apart by how strong its sampled cards are (``_bucket``), so the tree learns that a
-strong hand accepts a raise and a weak one folds, and that a raise may be a bluff. Past
-the tree, playouts mix players: each seat draws a fresh raise rate and answering
-threshold per playout, so no fixed opponent is assumed there either.
+one node per move whatever its sampled cards (single-observer ISMCTS), so the tree
+judges a raise or an answer of the opponent by what it is worth over every hand the
+opponent may hold, not by a guess of how it plays each hand. (Nodes kept apart by the
+strength of the opponent's sampled cards were measured against this on the same 1,000
+deals of five opponents and lost: docs/bot.md.) Past the tree, playouts mix players:
+each seat draws a fresh raise rate and answering threshold per playout, so no fixed
+opponent is assumed there either.
 
 Raises, bluffs, answers and folds all come from the search: there is no threshold on the
 cards anywhere in the choice of the bot's own move.
@@ -162,7 +165,7 @@ def _iterate(root: _Node, state: MatchState, me: Seat, rng: random.Random, explo
     number, node, path = state.round.number, root, []
     while not _over(state, number):
         seat = owes(state)
-        moves = [(_key(state, seat, me, action), action) for action in _moves(state, seat)]
+        moves = [(_key(seat, me, action), action) for action in _moves(state, seat)]
         untried = [move for move in moves if move[0] not in node.children]
         for key, _ in moves:
             if key in node.children:
@@ -203,15 +206,10 @@ def _moves(state: MatchState, seat: Seat) -> list[PlayerAction]:
 _SEARCHED_KINDS = frozenset(SEARCHED)
 
 
-def _key(state: MatchState, seat: Seat, me: Seat, action: PlayerAction) -> tuple:
-    """A move as the tree knows it; the opponent's also by how strong its cards are here."""
+def _key(seat: Seat, me: Seat, action: PlayerAction) -> tuple:
+    """A move as the tree knows it: the opponent's apart from mine (its cards unknown to the key)."""
     move = (action.action, getattr(action, "card", None))
-    return move if seat is me else (0,) + move
-
-
-def _bucket(hand: tuple[str, ...]) -> int:
-    """How strong a hand is, coarsely: its cards of the three top ranks (A, 8, 7)."""
-    return sum(1 for card in hand if strength(card) >= 5)
+    return move if seat is me else ("them",) + move
 
 
 def _value(state: MatchState, me: Seat) -> float:
