@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
-from .pimc import pimc_strategy
+from .pimc import pimc_action
 from .search import Budget, search_strategy
 from .zoo import ZOO, Strategy
 
@@ -45,7 +45,7 @@ def strategy_for(
     budget = _budget(name)
     if seconds is not None:
         budget = Budget(budget.iterations, min(budget.seconds, seconds), budget.exploration)
-    return (pimc_strategy if name.startswith("pimc:") else search_strategy)(budget, seed, clock)
+    return search_strategy(budget, seed, clock, pimc_action if name.startswith("pimc:") else None)
 
 
 def _budget(name: str) -> Budget:

@@ -19,7 +19,7 @@ from shared.rules import MatchState, Seat
 
 from .knowledge import read
 from .search import Budget, candidates, decision_rng, grow, most_visited
-from .zoo import Action, Strategy, View, needs_me
+from .zoo import Action, View
 
 WORLDS = 9
 
@@ -34,17 +34,6 @@ class _World:
 
     def sample(self, rng: random.Random) -> MatchState:
         return self.world
-
-
-def pimc_strategy(budget: Budget, seed: int | str = 0, clock: Callable[[], float] = time.perf_counter) -> Strategy:
-    """A strategy choosing each move by PIMC within ``budget`` (split evenly over the worlds)."""
-
-    def choose(view: View) -> Action | None:
-        if not needs_me(view):
-            return None
-        return pimc_action(view, budget, seed, clock)
-
-    return choose
 
 
 def pimc_action(view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter) -> Action:

@@ -90,14 +90,21 @@ class _OneDeck:
 _DEAL = _OneDeck()
 
 
-def search_strategy(budget: Budget, seed: int | str = 0, clock: Callable[[], float] = time.perf_counter) -> Strategy:
+Decide = Callable[[View, Budget, "int | str", Callable[[], float]], Action]
+
+
+def search_strategy(
+    budget: Budget, seed: int | str = 0, clock: Callable[[], float] = time.perf_counter, decide: Decide | None = None,
+) -> Strategy:
     """A strategy searching each decision within ``budget``; ``seed`` fixes its random draws,
-    so one view and one seed give one decision."""
+    so one view and one seed give one decision. ``decide``: the search (ISMCTS's ``best_action``
+    unless another is given, e.g. :func:`shared.botplay.pimc.pimc_action`)."""
+    search = decide or best_action
 
     def choose(view: View) -> Action | None:
         if not needs_me(view):
             return None
-        return best_action(view, budget, seed, clock)
+        return search(view, budget, seed, clock)
 
     return choose
 
