@@ -127,7 +127,7 @@ ADAPTER_TYPES = {
     "redis": ["Redis", "RedisCluster"], "fakeredis": ["FakeRedis", "FakeStrictRedis"],
 }
 ADAPTER_NAMES = {name for names in ADAPTER_TYPES.values() for name in names}
-ADAPTER_MODULES = ("shared.eventstore", "shared.readmodels", "shared.connect")
+ADAPTER_MODULES = ("shared.eventstore", "shared.readmodels", "shared.connect", "shared.lean_redis")
 
 
 def _adapter_type_checks(module: str, path: Path) -> Iterator[str]:
