@@ -1,9 +1,11 @@
 """Where a command's CPU goes: py-spy on the API processes under figure 1's load.
 
-``python -m bench.profile [--seconds 15] [--py-spy PATH]`` starts the benchmark's stack,
-has 4 client processes play whole matches (as figure 1's full path), samples every API
-process with ``py-spy record`` (raw collapsed stacks, kept under ``var/bench/``) and prints
-the share of the busy samples by part of the command path, and the top frames.
+``python -m bench.profile [--seconds 15] [--py-spy PATH] [--reference] [--role api|projector]``
+starts the benchmark's stack, has 4 client processes play whole matches (as figure 1's full
+path; with ``--reference``, post to the reference endpoint instead), samples every process of
+the role with ``py-spy record`` (raw collapsed stacks, kept under ``var/bench/``) and prints
+the share of the busy samples by part of the command path, with µs per command, and the top
+frames.
 """
 from __future__ import annotations
 
