@@ -15,8 +15,6 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
-from shared.lean_redis import one_round_trip, supported
-
 
 class Script:
     """A Lua script run by SHA, loaded on demand; works on redis.Redis and RedisCluster."""
@@ -42,14 +40,13 @@ class Script:
         the caller's to read). An error of the script or of a ``before`` command is raised; on NOSCRIPT
         the whole round trip is sent again, by source."""
         for command, body in self.attempts:
-            script = (command, body, len(script_keys), *script_keys, *args)
-            if not before and supported(client):  # the common case, an action's append: packed here
-                replies = one_round_trip(client, (script, *after))
-            else:
-                pipe = client.pipeline(transaction=bool(before))
-                for sent in (*before, script, *after):
-                    pipe.execute_command(*sent)
-                replies = pipe.execute(raise_on_error=False)
+            pipe = client.pipeline(transaction=bool(before))
+            for sent in before:
+                pipe.execute_command(*sent)
+            pipe.execute_command(command, body, len(script_keys), *script_keys, *args)
+            for sent in after:
+                pipe.execute_command(*sent)
+            replies = pipe.execute(raise_on_error=False)
             answer = replies[len(before)]
             if isinstance(answer, NoScriptError):
                 continue  # first use on this server (or after SCRIPT FLUSH or a failover): EVAL loads it
