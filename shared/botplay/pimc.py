@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from shared.rules import MatchState, Seat
 
 from .knowledge import read
-from .search import Budget, candidates, decision_rng, grow, most_visited
+from .search import Budget, candidates, decision_rng, grow, most_visited, move_key
 from .zoo import Action, View
 
 WORLDS = 9
@@ -48,7 +48,7 @@ def pimc_action(view: View, budget: Budget, seed: int | str, clock: Callable[[],
     for _ in range(WORLDS):
         root = grow(_World(knowledge.me, knowledge.template, knowledge.sample(rng)), share, rng, clock)
         chosen = most_visited(root, moves)
-        votes[(chosen["type"], chosen.get("card"))] += 1
+        votes[move_key(chosen)] += 1
         for key, node in root.children.items():
             visits[key] += node.visits
-    return max(moves, key=lambda a: (votes[(a["type"], a.get("card"))], visits[(a["type"], a.get("card"))]))
+    return max(moves, key=lambda a: (votes[move_key(a)], visits[move_key(a)]))

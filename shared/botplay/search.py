@@ -26,7 +26,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from shared.rules import (
     DECK,
@@ -45,7 +45,7 @@ from shared.rules import (
     strength,
 )
 
-from .knowledge import Knowledge, read
+from .knowledge import read
 from .outcome import match_chance
 from .zoo import Action, Strategy, View, needs_me
 
@@ -133,7 +133,7 @@ def decision_rng(view: View, seed: int | str) -> random.Random:
 
 def most_visited(root: _Node, moves: list[Action]) -> Action:
     visits = {key: node.visits for key, node in root.children.items()}
-    return max(moves, key=lambda a: visits.get((a["type"], a.get("card")), -1))
+    return max(moves, key=lambda a: visits.get(move_key(a), -1))
 
 
 _SEARCHED_TYPES = frozenset(kind.action for kind in SEARCHED)
@@ -147,8 +147,17 @@ def _public_key(view: View) -> tuple:
             rnd["value"], rnd["remainder_round"], repr(view["legal_actions"]))
 
 
-def grow(knowledge: Knowledge | Any, budget: Budget, rng: random.Random, clock: Callable[[], float]) -> _Node:
-    """The search tree after ``budget``: one iteration per sampled deal (``knowledge``: what samples them)."""
+class Deals(Protocol):
+    """What a search draws its deals from: a seat's ``Knowledge``, or one fixed deal (PIMC's)."""
+
+    me: Seat
+    template: MatchState
+
+    def sample(self, rng: random.Random) -> MatchState: ...
+
+
+def grow(knowledge: Deals, budget: Budget, rng: random.Random, clock: Callable[[], float]) -> _Node:
+    """The search tree after ``budget``: one iteration per sampled deal."""
     root, started = _Node(), clock()
     exploration = budget.exploration * _swing(knowledge)
     for done in range(budget.iterations):
@@ -158,7 +167,7 @@ def grow(knowledge: Knowledge | Any, budget: Budget, rng: random.Random, clock: 
     return root
 
 
-def _swing(knowledge: Knowledge) -> float:
+def _swing(knowledge: Deals) -> float:
     """What a two-point round is worth here, in match chance: the scale of the rewards, so
     that exploring weighs the same at 0-0 (where a round moves the chance little) as at
     10-10 (where it decides the match)."""
@@ -172,7 +181,7 @@ def _iterate(root: _Node, state: MatchState, me: Seat, rng: random.Random, explo
     number, node, path = state.round.number, root, []
     while not _over(state, number):
         seat = owes(state)
-        moves = [(_key(seat, me, action), action) for action in _moves(state, seat)]
+        moves = [(_key(action), action) for action in _moves(state, seat)]
         untried = [move for move in moves if move[0] not in node.children]
         for key, _ in moves:
             if key in node.children:
@@ -213,10 +222,15 @@ def _moves(state: MatchState, seat: Seat) -> list[PlayerAction]:
 _SEARCHED_KINDS = frozenset(SEARCHED)
 
 
-def _key(seat: Seat, me: Seat, action: PlayerAction) -> tuple:
-    """A move as the tree knows it: the opponent's apart from mine (its cards unknown to the key)."""
-    move = (action.action, getattr(action, "card", None))
-    return move if seat is me else ("them",) + move
+def _key(action: PlayerAction) -> tuple:
+    """A move as the tree knows it, whoever's it is (whose turn it is follows from the moves before:
+    the opponent's moves are one node each whatever cards a deal gives it)."""
+    return (action.action, getattr(action, "card", None))
+
+
+def move_key(action: Action) -> tuple:
+    """A view's legal action as the tree knows it (see ``_key``)."""
+    return (action["type"], action.get("card"))
 
 
 def _value(state: MatchState, me: Seat) -> float:
