@@ -13,7 +13,7 @@ from shared.archive.archived_reads import ArchivedReads, ArchivedSeeds, archive_
 from shared.archive.archived_summaries import ArchivedSummaries
 from shared.bot import BOT_NAME, BOT_PLAYER_ID, WeakBotTokenError, checked_bot_token
 from shared.config import Config
-from shared.connect import connect, is_cluster_client
+from shared.connect import connect
 from shared.directory import names_in
 from shared.eventstore import Acknowledgement, RedisEventStore
 from shared.eventstore.port import Clock, system_clock
@@ -115,10 +115,11 @@ def _services(
     queue, rebuilds = catch_up_queue(queue_redis, config.queue_name), rebuild_queue(queue_redis, config.queue_name)
     lanes = CatchUpRequests(queue, config.catch_up_lanes)
     notify = _catch_up_asker(app, lanes)
-    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
-    riding = _riding_asker(app, lanes) if _one_trip(client, queue_redis, ack) else None
     archive = archive_of(config) if archive is None else archive
-    store = _store(client, clock, archive, ack)
+    store = _store(config, client, clock, archive)
+    # A catch-up request rides its append's round trip when the queue's lanes are on the streams' server
+    # and what rides an append goes in its round trip there (one server, no replica awaited).
+    riding = _riding_asker(app, lanes) if queue_redis is client and store.streams.rides_along else None
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
     known_tokens: TokenCache[Player] = TokenCache()
     revocations = Revocations(known_tokens, subscriber)
@@ -144,12 +145,6 @@ def _services(
         **_players_settings(config),
         matchmaker=_matchmaker(config, client, matches, players, limits, read_models, clock),
     )
-
-
-def _one_trip(client: Any, queue_redis: Any, ack: Acknowledgement) -> bool:
-    """Whether a catch-up request can ride its append's round trip: one server for the streams and
-    the queue, and an append answered without waiting for a replica (else what rides it goes alone)."""
-    return queue_redis is client and not is_cluster_client(client) and not ack.waits
 
 
 def _catch_up_asker(app: Flask, lanes: CatchUpRequests) -> Callable[[str], None]:
@@ -205,8 +200,9 @@ def _accounts(client: Any, known_tokens: TokenCache[Player], revocations: Revoca
             "last_seen": LastSeen(client, revocations.revoked)}
 
 
-def _store(client: Any, clock: Clock, archive: Archive, ack: Acknowledgement) -> ArchivedReads:
-    """The streams (``ack``: how durable an append must be, ``APPEND_ACK``), and the archived matches past them."""
+def _store(config: Config, client: Any, clock: Clock, archive: Archive) -> ArchivedReads:
+    """The streams (``APPEND_ACK``: how durable an append must be), and the archived matches past them."""
+    ack = Acknowledgement.of(config.append_ack, config.append_ack_timeout_ms)
     streams = RedisEventStore(client, clock=clock, ack=ack)
     return archived_reads(streams, client, archive)
 

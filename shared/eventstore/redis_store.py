@@ -77,6 +77,11 @@ class RedisEventStore(RedisProjectionMarks):
         # by this process links to it without reading it back (events never change).
         self._heads: dict[str, tuple[int, str]] = {}
 
+    @property
+    def rides_along(self) -> bool:
+        """Whether what rides an append (``alongside``) goes in the append's own round trip."""
+        return not self._alone
+
     def append(
         self, match_id: str, events: Sequence[NewEvent], expected_version: int,
         token: AppendToken | None = None,
