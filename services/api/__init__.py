@@ -117,8 +117,7 @@ def _services(
     notify = _catch_up_asker(app, lanes)
     archive = archive_of(config) if archive is None else archive
     store = _store(config, client, clock, archive)
-    # A catch-up request rides its append's round trip when the queue's lanes are on the streams' server
-    # and what rides an append goes in its round trip there (one server, no replica awaited).
+    # A catch-up request rides its append when the lanes share the streams' server and the store lets it ride.
     riding = _riding_asker(app, lanes) if queue_redis is client and store.streams.rides_along else None
     subscriber = Subscriber(client, FANOUT_CLIENT_NAME)  # one for the process: its streams, waits and revocations
     known_tokens: TokenCache[Player] = TokenCache()
