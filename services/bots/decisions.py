@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from shared.botplay.levels import BUDGETS, DEFAULT_LEVEL, LEVELS, strategy_for
+from shared.botplay.memory import NO_EVIDENCE, Memory, Record
 from shared.parent_death import die_with_parent
 
 SHARE_OF_TIME_LEFT = 0.2  # of the time left to the deadline, the most a search may take
@@ -38,11 +39,12 @@ def seconds_allowed(view: dict[str, Any], level: str, now: float) -> float | Non
     return cap
 
 
-def decide(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The bot's move for ``view`` (None: it waits), decided by the match's level."""
+def decide(view: dict[str, Any], record: Record = NO_EVIDENCE) -> dict[str, Any] | None:
+    """The bot's move for ``view`` (None: it waits), decided by the match's level, knowing of
+    its opponent what ``record`` says (the bot's memory of the match)."""
     level = level_of(view)
     seed = f"{view.get('id')}:{view.get('version')}"
-    return strategy_for(level, seed, seconds_allowed(view, level, time.time()))(view)
+    return strategy_for(level, seed, seconds_allowed(view, level, time.time()), memory=Memory(record))(view)
 
 
 def pool(workers: int | None = None) -> Executor:
@@ -52,5 +54,5 @@ def pool(workers: int | None = None) -> Executor:
     return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent)
 
 
-def submit(executor: Executor, view: dict[str, Any]) -> Future:
-    return executor.submit(decide, view)
+def submit(executor: Executor, view: dict[str, Any], record: Record = NO_EVIDENCE) -> Future:
+    return executor.submit(decide, view, record)

@@ -8,7 +8,8 @@ hints, so each move is decided on the match's view, sent with ``If-Match``.
 
 With a pool (``services.bots.decisions``) the stream only reads views and hands them on:
 the moves are decided in the pool's processes and sent as each is ready, so a search in
-one match never holds up the notices of the others.
+one match never holds up the notices of the others. What the bot learns of each opponent
+over a match (``shared.botplay.memory``) stays here and goes to the pool with each view.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from services.bots import decisions
 from services.bots.strategies import Strategy
 from services.client import ApiError, ServerEvent, TrucClient
 from shared.bot import BOT_PLAYER_ID
+from shared.botplay.memory import Memory
 from shared.observability.log_context import bound
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,7 @@ class BotPlayer:
         self.player_id = player_id
         self.position: str | None = None  # the last feed position seen: a reconnect reads on from it
         self._acted: dict[str, int] = {}  # match id -> the version of the view last acted on
+        self._memories: dict[str, Memory] = {}  # match id -> what the bot has learnt of its opponent there
 
     def wait_for_api(self, timeout: float = 60) -> BotPlayer:
         deadline = time.monotonic() + timeout
@@ -72,6 +75,7 @@ class BotPlayer:
                 acted = self._play(event.data["match_id"], event.data["version"])
         elif event.event == "match" and event.data is not None and event.data["status"] != "playing":
             self._acted.pop(event.data["match_id"], None)
+            self._memories.pop(event.data["match_id"], None)
         if event.id is not None:
             self.position = event.id
         return acted
@@ -86,21 +90,24 @@ class BotPlayer:
             return False
         if self.pool is not None:
             self._acted[match_id] = view["version"]  # in the pool: told again meanwhile, it is not asked twice
-            decided = decisions.submit(self.pool, view)
-            decided.add_done_callback(lambda done: self._senders.submit(self._send, match_id, view, done))
+            memory = self._memories.setdefault(match_id, Memory())
+            memory.learn(view)
+            decided = decisions.submit(self.pool, view, memory.record)
+            decided.add_done_callback(lambda done: self._senders.submit(self._send, match_id, view, done, memory))
             return True
         action = self.strategy(view)
         if action is None:
             return False  # the match moved on: a newer notice tells whether it awaits the bot
         return self._act(match_id, view, action)
 
-    def _send(self, match_id: str, view: dict, decided: Future) -> None:
+    def _send(self, match_id: str, view: dict, decided: Future, memory: Memory) -> None:
         try:
             action = decided.result()
         except Exception:  # a failed decision is logged; the clock's default decision covers the turn
             log.exception("match %s: the decision failed", match_id)
             return
         if action is not None:
+            memory.acted(view, action)  # before it is sent: the answer's notice may come at once
             with bound(match_id=match_id):
                 self._act(match_id, view, action)
 

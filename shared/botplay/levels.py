@@ -12,6 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
+from .memory import Memory
 from .pimc import pimc_action
 from .search import Budget, search_strategy
 from .zoo import ZOO, Strategy
@@ -35,9 +36,11 @@ def strategy_names() -> list[str]:
 
 def strategy_for(
     name: str, seed: int | str = 0, seconds: float | None = None, clock: Callable[[], float] = time.perf_counter,
+    memory: Memory | None = None,
 ) -> Strategy:
     """The strategy ``name`` with its random draws fixed by ``seed``; ``seconds`` lowers the
-    search's cap (a short clock), measured by ``clock`` (wall time by default)."""
+    search's cap (a short clock), measured by ``clock`` (wall time by default). ``memory``: what
+    a search has learnt of its opponent this match (by default it starts afresh and keeps its own)."""
     if name in _FIXED:
         name = _FIXED[name]
     if name in ZOO:
@@ -45,7 +48,7 @@ def strategy_for(
     budget = _budget(name)
     if seconds is not None:
         budget = Budget(budget.iterations, min(budget.seconds, seconds), budget.exploration)
-    return search_strategy(budget, seed, clock, pimc_action if name.startswith("pimc:") else None)
+    return search_strategy(budget, seed, clock, pimc_action if name.startswith("pimc:") else None, memory)
 
 
 def _budget(name: str) -> Budget:

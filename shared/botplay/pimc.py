@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from shared.rules import MatchState, Seat
 
 from .knowledge import read
+from .memory import NO_EVIDENCE, Record
 from .search import Budget, candidates, decision_rng, grow, most_visited, move_key
 from .zoo import Action, View
 
@@ -36,7 +37,10 @@ class _World:
         return self.world
 
 
-def pimc_action(view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter) -> Action:
+def pimc_action(
+    view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter,
+    record: Record = NO_EVIDENCE,
+) -> Action:
     """The move chosen in most of ``WORLDS`` deals, each searched as if its cards were seen."""
     moves = candidates(view)
     if len(moves) == 1:
@@ -46,7 +50,7 @@ def pimc_action(view: View, budget: Budget, seed: int | str, clock: Callable[[],
     votes: collections.Counter = collections.Counter()
     visits: collections.Counter = collections.Counter()
     for _ in range(WORLDS):
-        root = grow(_World(knowledge.me, knowledge.template, knowledge.sample(rng)), share, rng, clock)
+        root = grow(_World(knowledge.me, knowledge.template, knowledge.sample(rng)), share, rng, clock, record)
         chosen = most_visited(root, moves)
         votes[move_key(chosen)] += 1
         for key, node in root.children.items():

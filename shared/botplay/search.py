@@ -7,10 +7,12 @@ chance of winning the match (``outcome``). Moves not possible in a deal (a card 
 opponent does not hold there) are skipped, and each move is judged against the deals in
 which it was possible (UCB on availability counts).
 
-The opponent is searched, not modelled: its moves are tree nodes chosen for its own gain,
-one node per move whatever its sampled cards (single-observer ISMCTS), so the tree
-judges a raise or an answer of the opponent by what it is worth over every hand the
-opponent may hold, not by a guess of how it plays each hand. (Nodes kept apart by the
+The opponent is searched: its moves are tree nodes chosen for its own gain, one node per
+move whatever its sampled cards (single-observer ISMCTS), so the tree judges a raise or
+a card of the opponent by what it is worth over every hand the opponent may hold, not by
+a guess of how it plays each hand. Its answers to this seat's own questions are the one
+exception: there the match's record says how often it folds (``memory``), and it folds
+that share of its weakest hands, in the tree and in the playouts alike. (Nodes kept apart by the
 strength of the opponent's sampled cards were measured against this on the same 1,000
 deals of five opponents and lost: docs/bot.md.) Past the tree, playouts mix players:
 each seat draws a fresh raise rate and answering threshold per playout, so no fixed
@@ -46,6 +48,7 @@ from shared.rules import (
 )
 
 from .knowledge import read
+from .memory import NO_EVIDENCE, QUESTIONS, Memory, Record
 from .outcome import match_chance
 from .zoo import Action, Strategy, View, needs_me
 
@@ -90,31 +93,40 @@ class _OneDeck:
 _DEAL = _OneDeck()
 
 
-Decide = Callable[[View, Budget, "int | str", Callable[[], float]], Action]
+Decide = Callable[[View, Budget, "int | str", Callable[[], float], Record], Action]
 
 
 def search_strategy(
     budget: Budget, seed: int | str = 0, clock: Callable[[], float] = time.perf_counter, decide: Decide | None = None,
+    memory: Memory | None = None,
 ) -> Strategy:
     """A strategy searching each decision within ``budget``; ``seed`` fixes its random draws,
-    so one view and one seed give one decision. ``decide``: the search (ISMCTS's ``best_action``
-    unless another is given, e.g. :func:`shared.botplay.pimc.pimc_action`)."""
-    search = decide or best_action
+    so one view, one seed and one record give one decision. ``decide``: the search (ISMCTS's
+    ``best_action`` unless another is given, e.g. :func:`shared.botplay.pimc.pimc_action`).
+    ``memory``: the match's record so far (a strategy kept for a whole match keeps its own)."""
+    search, memory = decide or best_action, memory or Memory()
 
     def choose(view: View) -> Action | None:
         if not needs_me(view):
             return None
-        return search(view, budget, seed, clock)
+        memory.learn(view)
+        action = search(view, budget, seed, clock, memory.record)
+        memory.acted(view, action)
+        return action
 
     return choose
 
 
-def best_action(view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter) -> Action:
-    """The move the search finds best for the seat of ``view``, one of its legal actions."""
+def best_action(
+    view: View, budget: Budget, seed: int | str, clock: Callable[[], float] = time.perf_counter,
+    record: Record = NO_EVIDENCE,
+) -> Action:
+    """The move the search finds best for the seat of ``view``, one of its legal actions, the
+    opponent answering its questions as ``record`` says it does."""
     moves = candidates(view)
     if len(moves) == 1:
         return moves[0]
-    root = grow(read(view), budget, decision_rng(view, seed), clock)
+    root = grow(read(view), budget, decision_rng(view, seed), clock, record)
     return most_visited(root, moves)
 
 
@@ -156,15 +168,32 @@ class Deals(Protocol):
     def sample(self, rng: random.Random) -> MatchState: ...
 
 
-def grow(knowledge: Deals, budget: Budget, rng: random.Random, clock: Callable[[], float]) -> _Node:
+def grow(
+    knowledge: Deals, budget: Budget, rng: random.Random, clock: Callable[[], float], record: Record = NO_EVIDENCE,
+) -> _Node:
     """The search tree after ``budget``: one iteration per sampled deal."""
     root, started = _Node(), clock()
-    exploration = budget.exploration * _swing(knowledge)
+    exploration, seats = budget.exploration * _swing(knowledge), _Seats(knowledge.me, record)
     for done in range(budget.iterations):
         if done % 8 == 0 and clock() - started > budget.seconds:
             break
-        _iterate(root, knowledge.sample(rng), knowledge.me, rng, exploration)
+        _iterate(root, knowledge.sample(rng), seats, rng, exploration)
     return root
+
+
+@dataclass(frozen=True)
+class _Seats:
+    """Whose search it is, and how its opponent answers its questions."""
+
+    me: Seat
+    record: Record
+
+    def answer(self, state: MatchState, seat: Seat) -> PlayerAction | None:
+        """The opponent's answer to my question, as the record says (None: no question of mine is put to it)."""
+        pending = state.round.pending
+        if seat is self.me or pending is None or pending.by is not self.me or pending.kind.value not in QUESTIONS:
+            return None
+        return Accept(seat) if self.record.accepts(state.round.hands[seat.index]) else Reject(seat)
 
 
 def _swing(knowledge: Deals) -> float:
@@ -176,12 +205,12 @@ def _swing(knowledge: Deals) -> float:
     return max(0.02, match_chance(mine + 2, theirs, target) - match_chance(mine, theirs + 2, target))
 
 
-def _iterate(root: _Node, state: MatchState, me: Seat, rng: random.Random, exploration: float) -> None:
+def _iterate(root: _Node, state: MatchState, seats: _Seats, rng: random.Random, exploration: float) -> None:
     """One deal: select down the tree, add one node, play the round out, credit the path."""
-    number, node, path = state.round.number, root, []
+    number, node, path, me = state.round.number, root, [], seats.me
     while not _over(state, number):
         seat = owes(state)
-        moves = [(_key(action), action) for action in _moves(state, seat)]
+        moves = [(_key(action), action) for action in _moves(state, seat, seats)]
         untried = [move for move in moves if move[0] not in node.children]
         for key, _ in moves:
             if key in node.children:
@@ -191,7 +220,7 @@ def _iterate(root: _Node, state: MatchState, me: Seat, rng: random.Random, explo
             node.children[key] = node = _Node()
             state = step(state, action, _DEAL).state
             path.append((node, seat))
-            state = _playout(state, number, rng)
+            state = _playout(state, number, seats, rng)
             break
         log_n = {key: math.log(node.children[key].available) for key, _ in moves}
         key, action = max(moves, key=lambda move: _ucb(node.children[move[0]], log_n[move[0]], exploration))
@@ -212,7 +241,11 @@ def _over(state: MatchState, number: int) -> bool:
     return state.round is None or state.round.number != number
 
 
-def _moves(state: MatchState, seat: Seat) -> list[PlayerAction]:
+def _moves(state: MatchState, seat: Seat, seats: _Seats) -> list[PlayerAction]:
+    """The moves the tree tries for ``seat``: the opponent's answer to my question is the record's alone."""
+    answer = seats.answer(state, seat)
+    if answer is not None:
+        return [answer]
     pending = state.round.pending
     if pending is not None:
         return [a for a in legal_actions(state, seat) if type(a) is Accept or type(a) is Reject]
@@ -241,13 +274,15 @@ def _value(state: MatchState, me: Seat) -> float:
     return match_chance(scores[me.index], scores[me.other.index], state.rules.target)
 
 
-def _playout(state: MatchState, number: int, rng: random.Random) -> MatchState:
+def _playout(state: MatchState, number: int, seats: _Seats, rng: random.Random) -> MatchState:
     """The round played out by two players drawn at random: a raise rate and an answering
-    threshold each, and a card sense (the cheapest winning card, or any)."""
+    threshold each, and a card sense (the cheapest winning card, or any); the opponent answers
+    my questions as the record says."""
     styles = {seat: (rng.random() * 0.3, rng.random(), rng.random() < 0.7) for seat in (Seat.A, Seat.B)}
     while not _over(state, number):
         seat = owes(state)
-        state = step(state, _playout_move(state, seat, styles[seat], rng), _DEAL).state
+        move = seats.answer(state, seat) or _playout_move(state, seat, styles[seat], rng)
+        state = step(state, move, _DEAL).state
     return state
 
 

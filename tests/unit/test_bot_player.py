@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
 
 from services.bots.player import BotPlayer
 from services.client import ApiError, ServerEvent
+from shared.botplay.memory import Record
 
 
 class FakeClient:
@@ -74,3 +76,35 @@ def test_after_a_drop_the_bot_reads_on_from_the_last_position_it_handled(monkeyp
     assert client.resumed_from == [None, "5-0", "5-0", "7-0"]
     assert [match_id for match_id, _, _ in client.acted] == ["m1", "m2"]
     assert naps == [0.5, 0.5, 0.5]
+
+
+class DecidingPool(Executor):
+    """The decision pool as the bot uses it: each submission answered at once with the next scripted move."""
+
+    def __init__(self, moves: list[dict]) -> None:
+        self.moves, self.records = moves, []
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        view, record = args
+        self.records.append(record)
+        decided: Future = Future()
+        decided.set_result(self.moves.pop(0))
+        return decided
+
+
+def test_each_decision_is_handed_what_the_bot_learnt_of_that_opponent_so_far() -> None:
+    def seen(version: int, number: int, last: dict | None = None) -> dict:
+        return {"version": version, "you": "A", "round": {"number": number}, "last_round": last}
+
+    client = FakeClient({}, [])
+    pool = DecidingPool([{"type": "raise"}, {"type": "raise"}, PLAY, PLAY])
+    bot = BotPlayer(client, None, "bot", pool=pool)
+    rejected = {"number": 1, "reason": "raise_rejected", "winner": "A"}
+    # m1: a raise refused, then one accepted (the bot decides again in its round); m2 apart
+    for match_id, shown in [("m1", seen(1, 1)), ("m1", seen(3, 2, rejected)), ("m2", seen(5, 1)), ("m1", seen(7, 2))]:
+        client.views[match_id] = shown
+        bot.on_event(turn(match_id, shown["version"], None))
+        bot._senders.shutdown(wait=True)  # the move is sent before the next notice comes
+        bot._senders = ThreadPoolExecutor(1)
+    assert pool.records == [Record(), Record(asked=1, folded=1), Record(), Record(asked=2, folded=1)]
+    assert [action for _, action, _ in client.acted] == [{"type": "raise"}, {"type": "raise"}, PLAY, PLAY]
