@@ -112,7 +112,7 @@ class ReadsThen(Protocol):
     def read_then(
         self, match_id: str, after: int, limit: int | None, then: Callable[[Any], Any],
     ) -> tuple[list[StoredEvent], Any]:
-        """The events after ``after`` and the reply of what ``then`` queued after their read."""
+        """The events after ``after`` and the replies of what ``then`` queued after their read."""
         ...
 
 
@@ -120,8 +120,8 @@ def fold_stream_then(
     store: ReadsThen, folded: FoldedMatch, then: Callable[[Any], Any], page_size: int = PAGE_SIZE,
     *, passes: tuple[type[BaseException], ...] = (),
 ) -> Reach:
-    """:func:`fold_to_refusal`, with the reply of the command ``then`` queues after each page's
-    read, in its round trip: the reply from after the last page, so read after every event folded."""
+    """:func:`fold_to_refusal`, with the replies of the commands ``then`` queues after each page's
+    read, in its round trip: those from after the last page, so read after every event folded."""
     return _fold_pages(lambda after: store.read_then(folded.match_id, after, page_size, then),
                        folded, page_size, passes, store)
 
@@ -136,7 +136,7 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Reach:
-    """How far a fold of new events got: the match folded, the reply that rode along its last
+    """How far a fold of new events got: the match folded, the replies that rode along its last
     read (see :func:`fold_stream_then`), and the refusal that stopped it (None: every event folded)."""
 
     match: FoldedMatch

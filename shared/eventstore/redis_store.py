@@ -215,7 +215,7 @@ class RedisEventStore(RedisProjectionMarks):
     def read_then(
         self, match_id: str, after: int = 0, limit: int | None = None, then: Callable[[Any], Any] | None = None,
     ) -> tuple[list[StoredEvent], Any]:
-        """``read``, and the reply of what ``then`` queues on its pipeline after the read: one round
+        """``read``, and the replies of what ``then`` queues on its pipeline after the read: one round
         trip, run after the read (not on a cluster: another node may run it first)."""
         check_read(after, limit)
         pipe = self._client.pipeline(transaction=False)
@@ -229,7 +229,7 @@ class RedisEventStore(RedisProjectionMarks):
             then(pipe)
         replies = pipe.execute() if len(pipe) else []
         stored = [_to_stored(match_id, entry_id, fields) for entry_id, fields in (replies[1] if limit != 0 else ())]
-        return stored, replies[-1] if then is not None else None
+        return stored, replies[2 if limit != 0 else 0:] if then is not None else None
 
     def version(self, match_id: str) -> int:
         """The latest version of the match; 0 if it has no events."""

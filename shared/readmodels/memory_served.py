@@ -28,6 +28,7 @@ from shared.readmodels.memory import InMemoryGenerationModels
 from shared.readmodels.memory_ratings import InMemoryRatings
 from shared.readmodels.parked import ParkedMatch, ParkedRecords, Poison, parked_record
 from shared.readmodels.player_feeds import MAXLEN, START, Notice, Telling, entry_order
+from shared.readmodels.read_along import ReadAlong
 
 
 class InMemoryReadModels(GenerationWrites):
@@ -76,8 +77,9 @@ class InMemoryReadModels(GenerationWrites):
 
     def fold_new(
         self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),
-    ) -> tuple[Reach, Pointer | None]:
-        """The events after ``start`` folded up to any refused; the pointer is the writer's to read (None)."""
+    ) -> tuple[Reach, ReadAlong | None]:
+        """The events after ``start`` folded up to any refused; the pointer and names are the writer's
+        to read (None)."""
         return fold_to_refusal(store, start, page_size, passes=passes), None
 
     # --- the served generation, as read ------------------------------------------

@@ -33,6 +33,7 @@ from shared.readmodels.generations import Pointer
 from shared.readmodels.parked import ParkedMatch, Poison, ServedVersions
 from shared.readmodels.player_feeds import Notice, Telling
 from shared.readmodels.ratings_port import RatingsStore
+from shared.readmodels.read_along import ReadAlong
 
 
 @runtime_checkable
@@ -142,7 +143,7 @@ class ReadSide(Protocol):
 
     def fold_new(
         self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),
-    ) -> tuple[Reach, Pointer | None]: ...
+    ) -> tuple[Reach, ReadAlong | None]: ...
 
     # --- the served generation, as read ----------------------------------------
 

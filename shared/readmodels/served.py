@@ -20,7 +20,7 @@ from typing import Any
 from shared import keys
 from shared.archive.due import DueMatches
 from shared.connect import is_cluster_client
-from shared.directory import names_in
+from shared.directory import name_reads, names_in, names_read
 from shared.eventstore import RedisEventStore
 from shared.eventstore.marks import MarkedEventStore
 from shared.eventstore.port import EventStore
@@ -32,7 +32,9 @@ from shared.readmodels.generations import Pointer, current_generation, pointer_f
 from shared.readmodels.lobby_lists import ArchivedSummary, no_archive
 from shared.readmodels.parked import ParkedMatches
 from shared.readmodels.player_feeds import PlayerFeeds, Telling
+from shared.readmodels.projection import seated_ids
 from shared.readmodels.rating_store import RedisRatings
+from shared.readmodels.read_along import ReadAlong
 from shared.readmodels.writes import AUDIENCES, GenerationModels, InvalidAudienceError
 from shared.subscriber import Subscriber
 
@@ -143,19 +145,30 @@ class ReadModels(GenerationWrites):
 
     def fold_new(
         self, store: EventStore, start: FoldedMatch, page_size: int, passes: tuple[type[BaseException], ...] = (),
-    ) -> tuple[Reach, Pointer | None]:
+    ) -> tuple[Reach, ReadAlong | None]:
         """The events of ``store`` after ``start`` folded up to any refused (``fold_to_refusal``),
-        and the generation pointer read after them.
+        and the generation pointer and the names of the players seated at ``start``, read after them.
 
-        When the events live on this same Redis node, the pointer's read is queued in the
-        round trip of the events' last read (a pipeline runs in order there); elsewhere (another
-        store, a cluster, whose pipeline splits by node) it is not read: None, the writer reads it.
+        When the events live on this same Redis node, those reads are queued in the round trip
+        of the events' last read (a pipeline runs in order there); elsewhere (another store, a
+        cluster, whose pipeline splits by node) they are not read: None, the writer reads them.
         """
         one_node = isinstance(store, RedisEventStore) and store.client is self._client
         if not one_node or is_cluster_client(self._client):
             return fold_to_refusal(store, start, page_size, passes=passes), None
-        reach = fold_stream_then(store, start, queue_pointer_read, page_size, passes=passes)
-        return reach, None if reach.reply is None else pointer_from(reach.reply)
+        seated = tuple(dict.fromkeys(seated_ids(start.state)))
+        naming = name_reads(seated)
+
+        def read_along(pipe: Any) -> None:
+            queue_pointer_read(pipe)
+            for read in naming:
+                pipe.execute_command(*read)
+
+        reach = fold_stream_then(store, start, read_along, page_size, passes=passes)
+        if reach.reply is None:
+            return reach, None
+        pointer, *names = reach.reply
+        return reach, ReadAlong(pointer_from(pointer), names_read(seated, names), seated)
 
     def write_match(
         self, match_id: str, version: int, views: Mapping[str, Mapping[str, Any]],

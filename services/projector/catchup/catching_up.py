@@ -60,10 +60,10 @@ def catch_up(match_id: str, context: ProjectorContext) -> int:
 @retrying
 def _fold_and_publish(match_id: str, context: ProjectorContext) -> int:
     start = context.cache.get(match_id) or FoldedMatch(validate_match_id(match_id))
-    reach, pointer = context.readmodels.fold_new(context.store, start, context.page_size, TRANSIENT)
+    reach, along = context.readmodels.fold_new(context.store, start, context.page_size, TRANSIENT)
     projection = reach.match
     if projection.version != start.version:
-        publish_to_live(context, projection, relist=projection.status is not start.status, pointer=pointer)
+        publish_to_live(context, projection, relist=projection.status is not start.status, along=along)
     elif reach.refusal is None:
         # Nothing new since this process last wrote the match: only make sure no mark
         # is left behind (compare-and-delete, so a newer append's mark survives).

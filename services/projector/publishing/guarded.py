@@ -14,8 +14,8 @@ from services.projector.catchup.projector_context import ProjectorContext
 from services.projector.parking.poison import TRANSIENT, describe
 from services.projector.publishing.publish import publish, publish_archived, publish_live
 from shared.fold import FoldedMatch
-from shared.readmodels.generations import Pointer
 from shared.readmodels.parked import Poison
+from shared.readmodels.read_along import ReadAlong
 
 
 class UnpublishableError(Exception):
@@ -29,12 +29,13 @@ class UnpublishableError(Exception):
 
 def publish_to_live(
     context: ProjectorContext, projection: FoldedMatch, *, relist: bool = True,
-    replace_same_version: bool = False, pointer: Pointer | None = None,
+    replace_same_version: bool = False, along: ReadAlong | None = None,
 ) -> None:
-    """Write the live generations (``pointer``: as read after the fold, see ``publish_live``), then the fold cache."""
+    """Write the live generations (``along``: the pointer and names read after the fold, see
+    ``publish_live``), then the fold cache."""
     with _unpublishable(projection):
         publish_live(context.readmodels, projection, relist=relist, replace_same_version=replace_same_version,
-                     pointer=pointer)
+                     along=along)
     context.cache.put(projection)
 
 

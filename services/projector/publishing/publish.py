@@ -6,31 +6,33 @@ from shared import keys
 from shared.fold import FoldedMatch
 from shared.identity import validate_player_id
 from shared.ratings.rating_fold import RatedResult
-from shared.readmodels.generations import Pointer
 from shared.readmodels.player_feeds import notices_of
 from shared.readmodels.port import ReadSide
 from shared.readmodels.projection import MatchReadModels, read_models_of, seated_ids
 from shared.readmodels.rated_results import rated_result_of
+from shared.readmodels.read_along import ReadAlong
 from shared.rules import deadline
 
 
 def publish_live(
     readmodels: ReadSide, projection: FoldedMatch, *, relist: bool, replace_same_version: bool = False,
-    pointer: Pointer | None = None,
+    along: ReadAlong | None = None,
 ) -> None:
     """Write the projection to the generation reads use and, during a rebuild, the one being built.
 
     The pointer is read after the events were read: a rebuild that starts later enqueues
-    its jobs later, and they fold these events themselves. ``pointer``: as the caller read
-    it so (a catch-up, in the round trip of the events' last read); None: read here. The
+    its jobs later, and they fold these events themselves. ``along``: the pointer, and the
+    names of the players seated before the fold, as a catch-up read them in the round trip of
+    the events' last read (None: read here, as are the names of players seated since). The
     generation being built is written first and never clears the mark, so the mark is
     cleared only once the generation being served holds the events, and a served view is
     never newer than the one that is about to replace it. It is always relisted: its lobby
     may not list the match yet. The players' feeds are told of what the served write
     changed, after it (``player_feeds``).
     """
-    pointer = readmodels.pointer() if pointer is None else pointer
-    models = named_read_models(readmodels, projection)  # once, for both generations
+    pointer = readmodels.pointer() if along is None else along.pointer
+    names = None if along is None else along.names_of(seated_ids(projection.state))
+    models = named_read_models(readmodels, projection, names)  # once, for both generations
     if pointer.building is not None:
         _write(readmodels, projection, models, relist=True, replace_same_version=replace_same_version,
                generation=pointer.building, clear_mark=False)
@@ -57,9 +59,12 @@ def publish(
                   replace_same_version=replace_same_version, generation=generation, clear_mark=clear_mark)[0]
 
 
-def named_read_models(readmodels: ReadSide, projection: FoldedMatch) -> MatchReadModels:
-    """The match's read models, its players named as the directory names them now."""
-    return read_models_of(projection, readmodels.names(seated_ids(projection.state)))
+def named_read_models(
+    readmodels: ReadSide, projection: FoldedMatch, names: dict[str, str] | None = None,
+) -> MatchReadModels:
+    """The match's read models, its players named as the directory names them now (``names``:
+    as read just now; None: read here)."""
+    return read_models_of(projection, readmodels.names(seated_ids(projection.state)) if names is None else names)
 
 
 def _write(

@@ -68,13 +68,13 @@ def test_a_join_in_a_process_that_has_not_folded_the_match_reads_it_and_asks_aga
     assert notified == [match_id, match_id]
 
 
-def test_a_read_can_carry_one_more_command_sent_after_it(store: RedisEventStore) -> None:
+def test_a_read_can_carry_more_commands_sent_after_it(store: RedisEventStore) -> None:
     store.append("m1", [EVENT, EVENT, EVENT], 0)
     store.client.set("other", "x")
-    events, reply = store.read_then("m1", after=1, limit=5, then=lambda pipe: pipe.get("other"))
-    assert (events, reply) == (store.read("m1", after=1), b"x")
+    events, replies = store.read_then("m1", after=1, limit=5, then=lambda pipe: pipe.get("other").get("none"))
+    assert (events, replies) == (store.read("m1", after=1), [b"x", None])
     assert store.append_events("m1", [EVENT], 3).ask_catch_up  # it cleared the flag, as a read does
-    assert store.read_then("m1", after=0, limit=0, then=lambda pipe: pipe.get("other")) == ([], b"x")
+    assert store.read_then("m1", after=0, limit=0, then=lambda pipe: pipe.get("other")) == ([], [b"x"])
     assert not store.append_events("m1", [EVENT], 4).ask_catch_up  # reading nothing clears nothing
 
 
