@@ -3,20 +3,19 @@
 Each iteration deals the cards this seat has not seen at random (``knowledge.sample``),
 then walks one tree shared by every deal, applying each move with the engine's step
 (``shared.rules.step``) until the round ends, and values the scores it leaves by the
-chance of winning the match (``outcome``). Moves not possible in a deal (a card the
-opponent does not hold there) are skipped, and each move is judged against the deals in
-which it was possible (UCB on availability counts).
+chance of winning the match (``outcome``). The tree holds this seat's information sets:
+its moves are chosen by UCB, and a move not possible in a deal is skipped, each judged
+against the deals in which it was possible (UCB on availability counts).
 
-The opponent is searched: its moves are tree nodes chosen for its own gain, one node per
-move whatever its sampled cards (single-observer ISMCTS), so the tree judges a raise or
-a card of the opponent by what it is worth over every hand the opponent may hold, not by
-a guess of how it plays each hand. Its answers to this seat's own questions are the one
-exception: there the match's record says how often it folds (``memory``), and it folds
-that share of its weakest hands, in the tree and in the playouts alike. (Nodes kept apart by the
-strength of the opponent's sampled cards were measured against this on the same 1,000
-deals of five opponents and lost: docs/bot.md.) Past the tree, playouts mix players:
-each seat draws a fresh raise rate and answering threshold per playout, so no fixed
-opponent is assumed there either.
+The opponent is played, not searched: in each deal it is a player drawn at random (a raise
+rate, an answering threshold, a card sense: the playouts' players), who sees its own cards
+and the table only. Its answers to this seat's own questions follow the match's record of
+how often it refused them (``memory``): it refuses that share of its weakest hands. So no
+fixed opponent is assumed, and none plays as if it saw this seat's hand. A tree that searched
+the opponent's moves too (one node per move whatever its cards: single-observer ISMCTS) let
+the opponent choose knowing this seat's hand, the same in every deal, and lost to this one on
+the same 1,000 deals of five opponents (docs/bot.md). Past the tree, playouts draw both
+players afresh.
 
 Raises, bluffs, answers and folds all come from the search: there is no threshold on the
 cards anywhere in the choice of the bot's own move.
@@ -206,11 +205,17 @@ def _swing(knowledge: Deals) -> float:
 
 
 def _iterate(root: _Node, state: MatchState, seats: _Seats, rng: random.Random, exploration: float) -> None:
-    """One deal: select down the tree, add one node, play the round out, credit the path."""
+    """One deal: select down the tree (the opponent moving as a player drawn for this deal),
+    add one node, play the round out, credit the path."""
     number, node, path, me = state.round.number, root, [], seats.me
+    theirs = _style(rng)
     while not _over(state, number):
         seat = owes(state)
-        moves = [(_key(action), action) for action in _moves(state, seat, seats)]
+        if seat is me:
+            moves = [(_key(action), action) for action in _moves(state, seat)]
+        else:
+            move = seats.answer(state, seat) or _playout_move(state, seat, theirs, rng)
+            moves = [(_key(move), move)]
         untried = [move for move in moves if move[0] not in node.children]
         for key, _ in moves:
             if key in node.children:
@@ -241,11 +246,8 @@ def _over(state: MatchState, number: int) -> bool:
     return state.round is None or state.round.number != number
 
 
-def _moves(state: MatchState, seat: Seat, seats: _Seats) -> list[PlayerAction]:
-    """The moves the tree tries for ``seat``: the opponent's answer to my question is the record's alone."""
-    answer = seats.answer(state, seat)
-    if answer is not None:
-        return [answer]
+def _moves(state: MatchState, seat: Seat) -> list[PlayerAction]:
+    """The moves the tree tries for this seat."""
     pending = state.round.pending
     if pending is not None:
         return [a for a in legal_actions(state, seat) if type(a) is Accept or type(a) is Reject]
@@ -278,7 +280,7 @@ def _playout(state: MatchState, number: int, seats: _Seats, rng: random.Random) 
     """The round played out by two players drawn at random: a raise rate and an answering
     threshold each, and a card sense (the cheapest winning card, or any); the opponent answers
     my questions as the record says."""
-    styles = {seat: (rng.random() * 0.3, rng.random(), rng.random() < 0.7) for seat in (Seat.A, Seat.B)}
+    styles = {seat: _style(rng) for seat in (Seat.A, Seat.B)}
     while not _over(state, number):
         seat = owes(state)
         move = seats.answer(state, seat) or _playout_move(state, seat, styles[seat], rng)
@@ -286,7 +288,14 @@ def _playout(state: MatchState, number: int, seats: _Seats, rng: random.Random) 
     return state
 
 
-def _playout_move(state: MatchState, seat: Seat, style: tuple[float, float, bool], rng: random.Random) -> PlayerAction:
+Style = tuple[float, float, bool]  # a player drawn at random: raise rate, answering threshold, card sense
+
+
+def _style(rng: random.Random) -> Style:
+    return rng.random() * 0.3, rng.random(), rng.random() < 0.7
+
+
+def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Random) -> PlayerAction:
     raise_rate, threshold, sensible = style
     rnd = state.round
     hand = rnd.hands[seat.index]
