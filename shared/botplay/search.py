@@ -259,7 +259,7 @@ _SEARCHED_KINDS = frozenset(SEARCHED)
 
 def _key(action: PlayerAction) -> tuple:
     """A move as the tree knows it, whoever's it is (whose turn it is follows from the moves before:
-    the opponent's moves are one node each whatever cards a deal gives it)."""
+    each move the opponent's drawn player makes is one node, whatever cards a deal gives it)."""
     return (action.action, getattr(action, "card", None))
 
 
