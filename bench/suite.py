@@ -99,6 +99,11 @@ def details(raw: dict[str, Any]) -> str:
     return "\n".join(throughput.details(raw[name]) for name in raw if name == "throughput")
 
 
+def _cpu_per_command(phase: throughput.Phase) -> dict[str, float]:
+    """Each role's CPU milliseconds per command over the phase."""
+    return {role: round(phase.cpu_ms((role,)), 3) for role in phase.cpu}
+
+
 def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
     """The throughput phases carry every latency sample: keep the summaries only."""
     ready = dict(raw)
@@ -111,7 +116,7 @@ def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
                 "window": n, "started": round(p.started, 2), "commands": p.commands, "matches": p.matches,
                 "seconds": p.seconds, "rate": round(p.rate, 1), "drain_s": round(p.drain_s, 2),
                 "cpu_s": {k: round(v, 3) for k, v in p.cpu.items()},
-                "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3) for k, v in p.cpu.items()},
+                "cpu_ms_per_command": _cpu_per_command(p),
                 "round_trips": p.round_trips, "round_trips_per_command": round(p.per_command(p.round_trips), 3),
                 "redis_commands": p.redis_commands,
                 "redis_commands_per_command": round(p.per_command(p.redis_commands), 3),
@@ -121,8 +126,7 @@ def _json_ready(raw: dict[str, Any]) -> dict[str, Any]:
         ready[section] = result
     if "scaling" in ready:
         ready["scaling"] = {**ready["scaling"], "phases": {
-            str(n): [{"rate": round(p.rate, 1), "cpu_ms_per_command": {k: round(v / max(p.commands, 1) * 1000, 3)
-                                                                        for k, v in p.cpu.items()}}
+            str(n): [{"rate": round(p.rate, 1), "cpu_ms_per_command": _cpu_per_command(p)}
                      for p in phases] for n, phases in ready["scaling"]["phases"].items()}}
     return ready
 

@@ -36,6 +36,7 @@ from shared.rules import (
     MatchState,
     PlayCard,
     PlayerAction,
+    QuestionKind,
     Raise,
     Reject,
     Seat,
@@ -47,7 +48,7 @@ from shared.rules import (
 )
 
 from .knowledge import read
-from .memory import NO_EVIDENCE, QUESTIONS, Memory, Record
+from .memory import NO_EVIDENCE, Memory, Record
 from .outcome import match_chance
 from .zoo import Action, Strategy, View, needs_me
 
@@ -190,7 +191,7 @@ class _Seats:
     def answer(self, state: MatchState, seat: Seat) -> PlayerAction | None:
         """The opponent's answer to my question, as the record says (None: no question of mine is put to it)."""
         pending = state.round.pending
-        if seat is self.me or pending is None or pending.by is not self.me or pending.kind.value not in QUESTIONS:
+        if seat is self.me or pending is None or pending.by is not self.me or pending.kind is QuestionKind.REDEAL:
             return None
         return Accept(seat) if self.record.accepts(state.round.hands[seat.index]) else Reject(seat)
 

@@ -156,7 +156,7 @@ class ReadModels(GenerationWrites):
         one_node = isinstance(store, RedisEventStore) and store.client is self._client
         if not one_node or is_cluster_client(self._client):
             return fold_to_refusal(store, start, page_size, passes=passes), None
-        seated = tuple(dict.fromkeys(seated_ids(start.state)))
+        seated = tuple(seated_ids(start.state))
         naming = name_reads(seated)
 
         def read_along(pipe: Any) -> None:
