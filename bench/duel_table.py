@@ -1,7 +1,7 @@
 """``make duel``: the search's table of duels against the zoo, saved as it goes and resumed.
 
 hard plays each fixed opponent (easy/random, medium/heuristic, the always-raiser, the
-calling station, the tight player) over ``--matches`` matches, and medium plays the same
+calling station, the tight player, the all-in player) over ``--matches`` matches, and medium plays the same
 opponents beside it, so each row reads against what today's heuristic scores there; then
 expert plays hard. Every duel's matches are appended to var/duels/ as they end: run it
 again and it goes on where it stopped. ``--quick`` plays a tenth of the matches.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from shared.botplay.duel import run, summary
 
-OPPONENTS = ("random", "heuristic", "raiser", "station", "tight")
+OPPONENTS = ("random", "heuristic", "raiser", "station", "tight", "allin")  # allin: no goal, see docs/bot.md
 GOALS = {"random": 0.85, "heuristic": 0.90, "raiser": 0.90, "station": 0.90, "tight": 0.85}
 RESULTS = Path("var/duels")
 
@@ -40,7 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a tenth of the matches (about 10 minutes)")
     parser.add_argument("--matches", type=int, default=400)
-    parser.add_argument("--expert-matches", type=int, default=100)
+    parser.add_argument("--expert-matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
@@ -51,7 +51,7 @@ def main() -> None:
           "per round, CPU ms per decision")
     for opponent in OPPONENTS:
         baseline = duel("medium", opponent, matches, args.seed, args.workers) if opponent != "heuristic" else None
-        print(row("hard", opponent, duel("hard", opponent, matches, args.seed, args.workers), GOALS[opponent],
+        print(row("hard", opponent, duel("hard", opponent, matches, args.seed, args.workers), GOALS.get(opponent),
                   baseline), flush=True)
     print(row("expert", "hard", duel("expert", "hard", expert, args.seed, args.workers), 0.55, None))
     print(f"  ({time.perf_counter() - started:.0f} s; results in {RESULTS}/)")

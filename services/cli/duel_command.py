@@ -22,7 +22,8 @@ def _strategy(ctx: click.Context, param: click.Parameter, name: str) -> str:
     try:
         strategy_for(name)
     except UnknownStrategyError:
-        raise click.BadParameter(f"{name!r}: one of {', '.join(strategy_names())} or search:N, pimc:N") from None
+        names = ", ".join(strategy_names())
+        raise click.BadParameter(f"{name!r}: one of {names} or search:N, reading:N, pimc:N") from None
     return name
 
 

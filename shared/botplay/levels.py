@@ -3,14 +3,16 @@
 easy is the random-leaning player, medium today's fixed heuristic, hard and expert the
 search at about 100 ms and 1 s a decision on one core of the reference machine (the
 iterations are the budget, so a decision is reproducible; the seconds are a cap that
-holds on a loaded machine). ``search:N`` names a search of N iterations, for duels, and
-``pimc:N`` its rival of the same budget (:mod:`.pimc`).
+holds on a loaded machine); expert's search also reads its opponent (:mod:`.search`).
+``search:N`` names a search of N iterations, for duels, ``reading:N`` the expert's kind of
+search, and ``pimc:N`` their rival of the same budget (:mod:`.pimc`).
 """
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from .memory import Memory
 from .pimc import pimc_action
@@ -21,13 +23,13 @@ LEVELS = ("easy", "medium", "hard", "expert")
 DEFAULT_LEVEL = "medium"
 BUDGETS = {
     "hard": Budget(iterations=900, seconds=0.15),
-    "expert": Budget(iterations=9000, seconds=1.2),
+    "expert": Budget(iterations=9000, seconds=1.2, reads=True),
 }
 _FIXED = {"easy": "random", "medium": "heuristic"}
 
 
 class UnknownStrategyError(ValueError):
-    """A name that is neither a level, a fixed player of the zoo, ``search:N`` nor ``pimc:N``."""
+    """A name that is neither a level, a fixed player of the zoo, ``search:N``, ``reading:N`` nor ``pimc:N``."""
 
 
 def strategy_names() -> list[str]:
@@ -47,7 +49,7 @@ def strategy_for(
         return ZOO[name](random.Random(repr(seed)))
     budget = _budget(name)
     if seconds is not None:
-        budget = Budget(budget.iterations, min(budget.seconds, seconds), budget.exploration)
+        budget = replace(budget, seconds=min(budget.seconds, seconds))
     return search_strategy(budget, seed, clock, pimc_action if name.startswith("pimc:") else None, memory)
 
 
@@ -55,8 +57,8 @@ def _budget(name: str) -> Budget:
     if name in BUDGETS:
         return BUDGETS[name]
     kind, _, iterations = name.partition(":")
-    if kind in ("search", "pimc") and iterations.isdigit() and int(iterations) > 0:
-        return Budget(int(iterations), 60.0)
+    if kind in ("search", "pimc", "reading") and iterations.isdigit() and int(iterations) > 0:
+        return Budget(int(iterations), 60.0, reads=kind == "reading")
     raise UnknownStrategyError(name)
 
 

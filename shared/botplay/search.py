@@ -17,6 +17,14 @@ the opponent choose knowing this seat's hand, the same in every deal, and lost t
 the same 1,000 deals of five opponents (docs/bot.md). Past the tree, playouts draw both
 players afresh.
 
+A reading search (``Budget.reads``, the expert level) expects more of its opponent, as the
+duels with the plain search showed worth it (docs/bot.md): it weighs the deals by what the
+opponent did this round (``knowledge.believing``: a question read as strong cards, an accepted
+question as cards above its folding share); its drawn players all play their cards with sense,
+declare their remainder on strong cards and accept any remainder (refusing one loses the match,
+R18); and it values the rounds after this one as even (``outcome.EVEN``), where the plain search
+expects to win 60% of them and so waits for surer cards before staking the match.
+
 Raises, bluffs, answers and folds all come from the search: there is no threshold on the
 cards anywhere in the choice of the bot's own move.
 """
@@ -39,6 +47,7 @@ from shared.rules import (
     QuestionKind,
     Raise,
     Reject,
+    RemainderReject,
     Seat,
     Status,
     legal_actions,
@@ -49,7 +58,7 @@ from shared.rules import (
 
 from .knowledge import read
 from .memory import NO_EVIDENCE, Memory, Record
-from .outcome import match_chance
+from .outcome import EDGE, EVEN, match_chance
 from .zoo import Action, Strategy, View, needs_me
 
 SEARCHED = (PlayCard, Raise, DeclareRemainder, Accept, Reject)  # no fold (a reject or a later fold is never worse)
@@ -63,6 +72,7 @@ class Budget:
     iterations: int
     seconds: float
     exploration: float = 0.7
+    reads: bool = False  # whether it reads its opponent (the module's docstring)
 
 
 class _Node:
@@ -126,7 +136,10 @@ def best_action(
     moves = candidates(view)
     if len(moves) == 1:
         return moves[0]
-    root = grow(read(view), budget, decision_rng(view, seed), clock, record)
+    knowledge = read(view)
+    if budget.reads:
+        knowledge = knowledge.believing(record)
+    root = grow(knowledge, budget, decision_rng(view, seed), clock, record)
     return most_visited(root, moves)
 
 
@@ -173,7 +186,7 @@ def grow(
 ) -> _Node:
     """The search tree after ``budget``: one iteration per sampled deal."""
     root, started = _Node(), clock()
-    exploration, seats = budget.exploration * _swing(knowledge), _Seats(knowledge.me, record)
+    exploration, seats = budget.exploration * _swing(knowledge), _Seats(knowledge.me, record, budget.reads)
     for done in range(budget.iterations):
         if done % 8 == 0 and clock() - started > budget.seconds:
             break
@@ -187,6 +200,7 @@ class _Seats:
 
     me: Seat
     record: Record
+    reads: bool = False  # the players it draws are a reading search's (the module's docstring)
 
     def answer(self, state: MatchState, seat: Seat) -> PlayerAction | None:
         """The opponent's answer to my question, as the record says (None: no question of mine is put to it)."""
@@ -209,7 +223,7 @@ def _iterate(root: _Node, state: MatchState, seats: _Seats, rng: random.Random, 
     """One deal: select down the tree (the opponent moving as a player drawn for this deal),
     add one node, play the round out, credit the path."""
     number, node, path, me = state.round.number, root, [], seats.me
-    theirs = _style(rng)
+    theirs = _style(rng, seats)
     while not _over(state, number):
         seat = owes(state)
         if seat is me:
@@ -233,7 +247,7 @@ def _iterate(root: _Node, state: MatchState, seats: _Seats, rng: random.Random, 
         node = node.children[key]
         state = step(state, action, _DEAL).state
         path.append((node, seat))
-    mine = _value(state, me)
+    mine = _value(state, me, EVEN if seats.reads else EDGE)
     for visited, seat in path:
         visited.visits += 1
         visited.reward += mine if seat is me else 1.0 - mine
@@ -269,19 +283,19 @@ def move_key(action: Action) -> tuple:
     return (action["type"], action.get("card"))
 
 
-def _value(state: MatchState, me: Seat) -> float:
-    """My chance of winning the match once the round is over."""
+def _value(state: MatchState, me: Seat, edge: float) -> float:
+    """My chance of winning the match once the round is over, winning each later round with the chance ``edge``."""
     if state.status is Status.FINISHED:
         return 1.0 if state.winner is me else 0.0
     scores = state.scores
-    return match_chance(scores[me.index], scores[me.other.index], state.rules.target)
+    return match_chance(scores[me.index], scores[me.other.index], state.rules.target, edge)
 
 
 def _playout(state: MatchState, number: int, seats: _Seats, rng: random.Random) -> MatchState:
     """The round played out by two players drawn at random: a raise rate and an answering
     threshold each, and a card sense (the cheapest winning card, or any); the opponent answers
     my questions as the record says."""
-    styles = {seat: _style(rng) for seat in (Seat.A, Seat.B)}
+    styles = {seat: _style(rng, seats) for seat in (Seat.A, Seat.B)}
     while not _over(state, number):
         seat = owes(state)
         move = seats.answer(state, seat) or _playout_move(state, seat, styles[seat], rng)
@@ -289,21 +303,31 @@ def _playout(state: MatchState, number: int, seats: _Seats, rng: random.Random) 
     return state
 
 
-Style = tuple[float, float, bool]  # a player drawn at random: raise rate, answering threshold, card sense
+Style = tuple[float, float, bool, float]
+"""A player drawn at random: raise rate, answering threshold, card sense, and the odds of the
+round above which it declares its remainder (``NEVER`` but for a reading search's players)."""
+NEVER = 2.0
+SENSIBLE = 0.7  # the share of drawn players who play their cards with sense (all, for a reading search)
 
 
-def _style(rng: random.Random) -> Style:
-    return rng.random() * 0.3, rng.random(), rng.random() < 0.7
+def _style(rng: random.Random, seats: _Seats) -> Style:
+    drawn = rng.random() * 0.3, rng.random(), rng.random() < (1.0 if seats.reads else SENSIBLE)
+    return (*drawn, 0.6 + 0.4 * rng.random() if seats.reads else NEVER)
 
 
 def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Random) -> PlayerAction:
-    raise_rate, threshold, sensible = style
+    raise_rate, threshold, sensible, all_in = style
     rnd = state.round
     hand = rnd.hands[seat.index]
     if rnd.pending is not None:
         power = sum(strength(card) for card in hand) / (7 * len(hand)) if hand else 0.5
+        staked = rnd.pending.kind is QuestionKind.REMAINDER and state.rules.remainder_reject is RemainderReject.MATCH
+        if staked and all_in != NEVER:
+            return Accept(seat)  # rejecting it would lose the match (R18)
         return Accept(seat) if power >= threshold else Reject(seat)
     moves = legal_actions(state, seat)
+    if all_in != NEVER and moves[len(hand)].action == "raise" and _odds(rnd, seat, hand) > all_in:
+        return moves[len(hand) + 1]
     if rng.random() < raise_rate and moves[len(hand)].action == "raise":
         return moves[len(hand)]
     if not sensible:
@@ -317,5 +341,12 @@ def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Rando
     return PlayCard(seat, beating[0] if beating else ordered[0])
 
 
+def _odds(rnd: Any, seat: Seat, hand: tuple[str, ...]) -> float:
+    """The seat's chance of taking the round, roughly: its tricks so far and its cards."""
+    lead = sum((t.winner is seat) - (t.winner is seat.other) for t in rnd.tricks if t.complete)
+    return 0.5 + 0.3 * lead + 0.6 * (sum(strength(card) for card in hand) / (7 * len(hand)) - 0.5)
+
+
 def describe(budget: Budget) -> dict[str, Any]:
-    return {"iterations": budget.iterations, "seconds": budget.seconds, "exploration": budget.exploration}
+    return {"iterations": budget.iterations, "seconds": budget.seconds, "exploration": budget.exploration,
+            "reads": budget.reads}

@@ -141,11 +141,23 @@ calling_station = thresholds(raise_above=2.0, accept_from=-1.0, remainder_above=
 """Never raises, accepts every question."""
 
 
+def all_in(view: View) -> Action | None:
+    """Declares its remainder whenever it may and accepts every question: each match one round
+    on the cards (R18: the remainder cannot be refused but by losing the match)."""
+    if not needs_me(view):
+        return None
+    legal = by_type(view)
+    if view["round"]["pending"] is not None:
+        return legal["accept"][0]
+    return legal["remainder"][0] if "remainder" in legal else card_to_play(view, legal["play"])
+
+
 ZOO: dict[str, Callable[[random.Random], Strategy]] = {
     "random": random_strategy,
     "heuristic": lambda rng: heuristic_strategy,
     "raiser": lambda rng: always_raiser,
     "station": lambda rng: calling_station,
     "tight": lambda rng: tight_strategy,
+    "allin": lambda rng: all_in,
 }
 """The fixed players, by name: each built from a random source (only ``random`` uses it)."""

@@ -67,3 +67,13 @@ def test_the_cli_prints_the_win_rate_with_its_interval(tmp_path):
 def test_the_cli_refuses_an_unknown_strategy():
     result = CliRunner().invoke(truc, ["duel", "grandmaster", "random"])
     assert result.exit_code == 2 and "grandmaster" in result.output
+
+
+def test_the_all_in_player_stakes_every_match_on_one_round():
+    """It declares its remainder at its first turn, which cannot be refused but by losing the match
+    (R18): medium, who refuses it on poor cards, loses at once; the search plays that round out."""
+    for index in range(4):
+        against_medium = play_match("allin", "heuristic", 3, index)
+        assert against_medium["rounds"] == 1 and against_medium["tallies"][0]["raises"] == 1
+        against_search = play_match("allin", "search:20", 3, index)
+        assert against_search["rounds"] == 1 and max(against_search["points"]) == 12
