@@ -23,7 +23,7 @@ def _strategy(ctx: click.Context, param: click.Parameter, name: str) -> str:
         strategy_for(name)
     except UnknownStrategyError:
         names = ", ".join(strategy_names())
-        raise click.BadParameter(f"{name!r}: one of {names} or search:N, reading:N, pimc:N") from None
+        raise click.BadParameter(f"{name!r}: one of {names} or search:N, sharp:N, pimc:N") from None
     return name
 
 

@@ -5,10 +5,7 @@ question and its own legal actions; never the opponent's hand or the stock. ``Kn
 reads a view once; ``sample`` then draws a whole match state the engine can step: the
 opponent's hand and the stock drawn uniformly from the cards this seat has not seen, the
 entitlements the view leaves implicit (who made the last accepted request, whether the
-seat on turn has used its request) inferred from the legal actions it does show. A seat that
-reads its opponent (``believing``) weighs the deals by what the opponent did this round: a
-hand that fits its questions and answers (``Record.fits``) is drawn ``1 / BLUFFS`` times as
-often as one that does not.
+seat on turn has used its request) inferred from the legal actions it does show.
 
 Nothing here reads another seat's view or the store: a determinization is a guess made
 from one view, so two views alike give the same guesses whatever the hidden cards are.
@@ -16,16 +13,13 @@ from one view, so two views alike give the same guesses whatever the hidden card
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from shared.rules import DECK, MatchState, QuestionKind, Rules, Seat, Status
 from shared.rules.state import Player, Question, RoundState, Trick, copy_with
 
-from .memory import BLUFFS, Record
-
 View = dict[str, Any]
-DRAWS = 40  # deals drawn at most for one sample, when the opponent's play fits few of them
 
 
 @dataclass(frozen=True)
@@ -36,28 +30,16 @@ class Knowledge:
     template: MatchState  # the state with the opponent's hand and the stock still empty
     unseen: tuple[str, ...]  # cards neither in my hand nor played this round, in deck order
     their_cards: int  # how many the opponent holds
-    their_played: tuple[str, ...] = ()  # the cards it played this round
-    belief: Record | None = None  # what it did this round, when the deals are weighed by it
 
     def sample(self, rng: random.Random) -> MatchState:
-        """A full state consistent with the view: hidden cards dealt at random, uniformly unless
-        weighed by the belief."""
+        """A full state consistent with the view: hidden cards dealt uniformly at random."""
         cards = list(self.unseen)
-        for _ in range(DRAWS):
-            rng.shuffle(cards)
-            if self.belief is None or self.belief.fits(self.their_played + tuple(cards[:self.their_cards])):
-                break
-            if rng.random() < BLUFFS:
-                break
+        rng.shuffle(cards)
         theirs, stock = tuple(cards[:self.their_cards]), tuple(cards[self.their_cards:])
         rnd = self.template.round
         mine = rnd.hands[self.me.index]
         hands = (mine, theirs) if self.me is Seat.A else (theirs, mine)
         return copy_with(self.template, round=copy_with(rnd, hands=hands, stock=stock))
-
-    def believing(self, record: Record) -> Knowledge:
-        """This knowledge, its deals weighed by what ``record`` says the opponent did this round."""
-        return replace(self, belief=record)
 
 
 def read(view: View) -> Knowledge:
@@ -80,8 +62,7 @@ def read(view: View) -> Knowledge:
         match_id="sampled", status=Status.PLAYING, rules=rules, players=(Player("a"), Player("b")),
         scores=scores, round=rnd, rounds_dealt=shown["number"], capped=True,
     )
-    their_played = tuple(trick.cards[me.other.index] for trick in tricks if trick.cards[me.other.index])
-    return Knowledge(me, template, unseen, shown["cards_left"][me.other.value], their_played)
+    return Knowledge(me, template, unseen, shown["cards_left"][me.other.value])
 
 
 def _trick(shown: dict[str, Any]) -> Trick:

@@ -3,8 +3,8 @@
 easy is the random-leaning player, medium today's fixed heuristic, hard and expert the
 search at about 100 ms and 1 s a decision on one core of the reference machine (the
 iterations are the budget, so a decision is reproducible; the seconds are a cap that
-holds on a loaded machine); expert's search also reads its opponent (:mod:`.search`).
-``search:N`` names a search of N iterations, for duels, ``reading:N`` the expert's kind of
+holds on a loaded machine); expert's search expects sharp players (:mod:`.search`).
+``search:N`` names a search of N iterations, for duels, ``sharp:N`` the expert's kind of
 search, and ``pimc:N`` their rival of the same budget (:mod:`.pimc`).
 """
 from __future__ import annotations
@@ -23,13 +23,13 @@ LEVELS = ("easy", "medium", "hard", "expert")
 DEFAULT_LEVEL = "medium"
 BUDGETS = {
     "hard": Budget(iterations=900, seconds=0.15),
-    "expert": Budget(iterations=9000, seconds=1.2, reads=True),
+    "expert": Budget(iterations=9000, seconds=1.2, sharp=True),
 }
 _FIXED = {"easy": "random", "medium": "heuristic"}
 
 
 class UnknownStrategyError(ValueError):
-    """A name that is neither a level, a fixed player of the zoo, ``search:N``, ``reading:N`` nor ``pimc:N``."""
+    """A name that is neither a level, a fixed player of the zoo, ``search:N``, ``sharp:N`` nor ``pimc:N``."""
 
 
 def strategy_names() -> list[str]:
@@ -57,8 +57,8 @@ def _budget(name: str) -> Budget:
     if name in BUDGETS:
         return BUDGETS[name]
     kind, _, iterations = name.partition(":")
-    if kind in ("search", "pimc", "reading") and iterations.isdigit() and int(iterations) > 0:
-        return Budget(int(iterations), 60.0, reads=kind == "reading")
+    if kind in ("search", "pimc", "sharp") and iterations.isdigit() and int(iterations) > 0:
+        return Budget(int(iterations), 60.0, sharp=kind == "sharp")
     raise UnknownStrategyError(name)
 
 

@@ -14,7 +14,7 @@ from functools import cache
 
 ROUND_POINTS = ((1, 0.7), (2, 0.22), (6, 0.08))  # a later round's points and how often
 EDGE = 0.6  # the chance the searching seat wins a later round
-EVEN = 0.5  # ... against an opponent as strong as itself (a reading search's view of the match)
+EVEN = 0.5  # ... against an opponent as strong as itself (what a sharp search expects)
 
 
 @cache

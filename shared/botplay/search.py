@@ -17,13 +17,13 @@ the opponent choose knowing this seat's hand, the same in every deal, and lost t
 the same 1,000 deals of five opponents (docs/bot.md). Past the tree, playouts draw both
 players afresh.
 
-A reading search (``Budget.reads``, the expert level) expects more of its opponent, as the
-duels with the plain search showed worth it (docs/bot.md): it weighs the deals by what the
-opponent did this round (``knowledge.believing``: a question read as strong cards, an accepted
-question as cards above its folding share); its drawn players all play their cards with sense,
-declare their remainder on strong cards and accept any remainder (refusing one loses the match,
-R18); and it values the rounds after this one as even (``outcome.EVEN``), where the plain search
-expects to win 60% of them and so waits for surer cards before staking the match.
+A sharp search (``Budget.sharp``, the expert level) expects an opponent as strong as itself,
+as the duels with the plain search showed worth it (docs/bot.md): its drawn players all play
+their cards with sense, declare their remainder on strong cards (the odds of the round above a
+threshold drawn per player) and accept any remainder (refusing one loses the match, R18); and it
+values the rounds after this one as even (``outcome.EVEN``), where the plain search expects to
+win 60 % of them, and so waits for surer cards before staking the match than an even opponent
+lets it.
 
 Raises, bluffs, answers and folds all come from the search: there is no threshold on the
 cards anywhere in the choice of the bot's own move.
@@ -72,7 +72,7 @@ class Budget:
     iterations: int
     seconds: float
     exploration: float = 0.7
-    reads: bool = False  # whether it reads its opponent (the module's docstring)
+    sharp: bool = False  # whether it expects sharp players (the module's docstring)
 
 
 class _Node:
@@ -136,10 +136,7 @@ def best_action(
     moves = candidates(view)
     if len(moves) == 1:
         return moves[0]
-    knowledge = read(view)
-    if budget.reads:
-        knowledge = knowledge.believing(record)
-    root = grow(knowledge, budget, decision_rng(view, seed), clock, record)
+    root = grow(read(view), budget, decision_rng(view, seed), clock, record)
     return most_visited(root, moves)
 
 
@@ -186,7 +183,7 @@ def grow(
 ) -> _Node:
     """The search tree after ``budget``: one iteration per sampled deal."""
     root, started = _Node(), clock()
-    exploration, seats = budget.exploration * _swing(knowledge), _Seats(knowledge.me, record, budget.reads)
+    exploration, seats = budget.exploration * _swing(knowledge), _Seats(knowledge.me, record, budget.sharp)
     for done in range(budget.iterations):
         if done % 8 == 0 and clock() - started > budget.seconds:
             break
@@ -200,7 +197,7 @@ class _Seats:
 
     me: Seat
     record: Record
-    reads: bool = False  # the players it draws are a reading search's (the module's docstring)
+    sharp: bool = False  # the players it draws are a sharp search's (the module's docstring)
 
     def answer(self, state: MatchState, seat: Seat) -> PlayerAction | None:
         """The opponent's answer to my question, as the record says (None: no question of mine is put to it)."""
@@ -247,7 +244,7 @@ def _iterate(root: _Node, state: MatchState, seats: _Seats, rng: random.Random, 
         node = node.children[key]
         state = step(state, action, _DEAL).state
         path.append((node, seat))
-    mine = _value(state, me, EVEN if seats.reads else EDGE)
+    mine = _value(state, me, EVEN if seats.sharp else EDGE)
     for visited, seat in path:
         visited.visits += 1
         visited.reward += mine if seat is me else 1.0 - mine
@@ -305,14 +302,14 @@ def _playout(state: MatchState, number: int, seats: _Seats, rng: random.Random) 
 
 Style = tuple[float, float, bool, float]
 """A player drawn at random: raise rate, answering threshold, card sense, and the odds of the
-round above which it declares its remainder (``NEVER`` but for a reading search's players)."""
+round above which it declares its remainder (``NEVER`` but for a sharp search's players)."""
 NEVER = 2.0
-SENSIBLE = 0.7  # the share of drawn players who play their cards with sense (all, for a reading search)
+SENSIBLE = 0.7  # the share of drawn players who play their cards with sense (all, for a sharp search)
 
 
 def _style(rng: random.Random, seats: _Seats) -> Style:
-    drawn = rng.random() * 0.3, rng.random(), rng.random() < (1.0 if seats.reads else SENSIBLE)
-    return (*drawn, 0.6 + 0.4 * rng.random() if seats.reads else NEVER)
+    drawn = rng.random() * 0.3, rng.random(), rng.random() < (1.0 if seats.sharp else SENSIBLE)
+    return (*drawn, 0.6 + 0.4 * rng.random() if seats.sharp else NEVER)
 
 
 def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Random) -> PlayerAction:
@@ -349,4 +346,4 @@ def _odds(rnd: Any, seat: Seat, hand: tuple[str, ...]) -> float:
 
 def describe(budget: Budget) -> dict[str, Any]:
     return {"iterations": budget.iterations, "seconds": budget.seconds, "exploration": budget.exploration,
-            "reads": budget.reads}
+            "sharp": budget.sharp}

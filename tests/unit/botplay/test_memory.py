@@ -26,12 +26,8 @@ from shared.rules.chance import RandomChance
 from tests.unit.botplay.test_knowledge import states
 
 
-def _view(number: int, last: dict | None = None, you: str = "A", pending: dict | None = None) -> dict:
-    return {"you": you, "round": {"number": number, "pending": pending}, "last_round": last}
-
-
-def _answers(memory: Memory) -> tuple[int, int]:
-    return memory.record.asked, memory.record.folded
+def _view(number: int, last: dict | None = None, you: str = "A") -> dict:
+    return {"you": you, "round": {"number": number}, "last_round": last}
 
 
 def _asked_in(number: int) -> Memory:
@@ -44,25 +40,25 @@ def test_a_question_answered_in_its_round_was_accepted():
     memory = _asked_in(2)
     memory.learn(_view(2))
     memory.learn(_view(2))  # the same view again: learnt once
-    assert _answers(memory) == (1, 0)
+    assert memory.record == Record(asked=1, folded=0)
 
 
 def test_a_round_ended_by_refusing_my_question_was_a_fold():
     memory = _asked_in(2)
     memory.learn(_view(3, {"number": 2, "reason": "raise_rejected", "winner": "A"}))
-    assert _answers(memory) == (1, 1)
+    assert memory.record == Record(asked=1, folded=1)
 
 
 def test_a_round_played_out_after_my_question_was_an_accept():
     memory = _asked_in(2)
     memory.learn(_view(3, {"number": 2, "reason": "tricks", "winner": "B"}))
-    assert _answers(memory) == (1, 0)
+    assert memory.record == Record(asked=1, folded=0)
 
 
 def test_a_round_that_ended_unseen_teaches_nothing():
     memory = _asked_in(2)
     memory.learn(_view(4, {"number": 3, "reason": "raise_rejected", "winner": "A"}))
-    assert _answers(memory) == (0, 0)
+    assert memory.record == Record()
 
 
 def test_plays_and_answers_ask_nothing():
@@ -70,7 +66,7 @@ def test_plays_and_answers_ask_nothing():
     for action in ({"type": "play", "card": "7S"}, {"type": "accept"}, {"type": "reject"}):
         memory.acted({"round": {"number": 1}}, action)
     memory.learn(_view(1))
-    assert _answers(memory) == (0, 0)
+    assert memory.record == Record()
 
 
 def test_the_opponent_folds_its_weakest_hands_as_often_as_it_was_seen_to_fold():
@@ -128,41 +124,3 @@ def test_a_strategy_learns_each_answer_to_its_questions_once(opponent, folds):
         assert record.asked == questions and record.folded <= refused
     assert sum(record.asked for record, _, _ in results) > 0
     assert (sum(record.folded for record, _, _ in results) > 0) is folds
-
-
-def _asking(number: int, by: str = "B", kind: str = "raise") -> dict:
-    return _view(number, pending={"type": kind, "by": by, "value": 2})
-
-
-def test_the_rounds_in_which_the_opponent_asks_are_counted():
-    memory = Memory()
-    memory.learn(_asking(1))
-    memory.learn(_asking(1))  # the same question seen twice: one round
-    assert (memory.record.round, memory.record.raising) == (1, True)
-    memory.learn(_view(2))
-    memory.learn(_asking(3, kind="redeal"))  # a redeal proposal is no question of the stakes
-    memory.learn(_view(4, pending={"type": "raise", "by": "A", "value": 2}))  # my own question
-    assert (memory.record.rounds, memory.record.raised, memory.record.raising) == (3, 1, False)
-    assert memory.record.raise_rate() == (1 + 2) / (3 + 6)
-
-
-def test_an_accepted_question_is_remembered_for_its_round_only():
-    memory = _asked_in(2)
-    memory.learn(_view(2))
-    assert memory.record.accepting
-    memory.learn(_view(3))
-    assert not memory.record.accepting and memory.record.asked == 1
-
-
-def test_a_hand_fits_what_the_opponent_did_this_round():
-    hands = list(itertools.combinations(DECK, 3))
-    weakest, strongest = min(hands, key=power), max(hands, key=power)
-    assert all(Record().fits(hand) for hand in (weakest, strongest))  # nothing done: every hand fits
-    raising = Record(raising=True)
-    fitting = sum(raising.fits(hand) for hand in hands) / len(hands)
-    assert raising.fits(strongest) and not raising.fits(weakest)
-    assert raising.raise_rate() - 0.01 <= fitting <= raising.raise_rate() + 0.1  # equal powers go together
-    accepting = Record(accepting=True, asked=30, folded=15)
-    assert [accepting.fits(hand) for hand in hands] == [accepting.accepts(hand) for hand in hands]
-    always = Record(raising=True, rounds=30, raised=30)  # one who asks every round says little by it
-    assert sum(always.fits(hand) for hand in hands) / len(hands) >= always.raise_rate() - 0.01 > 0.85

@@ -1,4 +1,4 @@
-"""A reading search's players (the expert's): they stake the match on strong cards, and never
+"""A sharp search's players (the expert's): they stake the match on strong cards, and never
 refuse a stake, where the plain search's players do neither."""
 import random
 
@@ -14,7 +14,7 @@ def _on_turn():
             if state.round.pending is None and "raise" in {a.action for a in legal_actions(state, owes(state))}]
 
 
-def test_a_reading_player_declares_its_remainder_exactly_on_strong_cards():
+def test_a_sharp_player_declares_its_remainder_exactly_on_strong_cards():
     declared = kept = 0
     for state, seat in _on_turn():
         hand = state.round.hand(seat)
@@ -25,7 +25,7 @@ def test_a_reading_player_declares_its_remainder_exactly_on_strong_cards():
     assert declared and kept
 
 
-def test_a_reading_player_never_refuses_a_remainder_a_plain_one_may():
+def test_a_sharp_player_never_refuses_a_remainder_a_plain_one_may():
     staked = [state for seed in range(12) for state in states(seed)
               if state.round.pending is not None and state.round.pending.kind is QuestionKind.REMAINDER]
     assert staked
