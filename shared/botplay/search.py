@@ -59,7 +59,7 @@ from shared.rules import (
 from .knowledge import read
 from .memory import NO_EVIDENCE, Memory, Record
 from .outcome import EDGE, EVEN, match_chance
-from .zoo import Action, Strategy, View, needs_me
+from .zoo import TOP, Action, Strategy, View, needs_me, odds
 
 SEARCHED = (PlayCard, Raise, DeclareRemainder, Accept, Reject)  # no fold (a reject or a later fold is never worse)
 
@@ -339,9 +339,9 @@ def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Rando
 
 
 def _odds(rnd: Any, seat: Seat, hand: tuple[str, ...]) -> float:
-    """The seat's chance of taking the round, roughly: its tricks so far and its cards."""
+    """The seat's chance of taking the round, roughly, as ``zoo.outlook`` reads it from a view."""
     lead = sum((t.winner is seat) - (t.winner is seat.other) for t in rnd.tricks if t.complete)
-    return 0.5 + 0.3 * lead + 0.6 * (sum(strength(card) for card in hand) / (7 * len(hand)) - 0.5)
+    return odds(lead, sum(strength(card) for card in hand) / (TOP * len(hand)))
 
 
 def describe(budget: Budget) -> dict[str, Any]:

@@ -71,8 +71,12 @@ def hand_strength(hand: list[str]) -> float:
 def outlook(view: View) -> float:
     """My chance of taking this round, roughly: tricks so far and the cards I hold."""
     mine, theirs = tricks_won(view)
-    hand = hand_strength(view["round"]["hand"])
-    return max(0.0, min(1.0, 0.5 + 0.3 * (mine - theirs) + 0.6 * (hand - 0.5)))
+    return odds(mine - theirs, hand_strength(view["round"]["hand"]))
+
+
+def odds(lead: int, cards: float) -> float:
+    """The chance of taking the round ``lead`` tricks ahead with cards of strength ``cards`` (0..1), roughly."""
+    return max(0.0, min(1.0, 0.5 + 0.3 * lead + 0.6 * (cards - 0.5)))
 
 
 def behind(view: View) -> bool:
