@@ -96,10 +96,11 @@ def copy_with(original: _Frozen, /, **changes: object) -> _Frozen:
     so a copy of the instance's attributes with ``changes`` applied is the same value.
     """
     kind = type(original)
-    if not changes.keys() <= kind.__dataclass_fields__.keys():
-        raise TypeError(f"{kind.__name__} has no field(s) {sorted(changes.keys() - kind.__dataclass_fields__.keys())}")
     copy = object.__new__(kind)
-    copy.__dict__.update(original.__dict__, **changes)
+    attributes = copy.__dict__
+    attributes.update(original.__dict__, **changes)
+    if len(attributes) != len(original.__dict__):  # a name that is no field added an attribute
+        raise TypeError(f"{kind.__name__} has no field(s) {sorted(changes.keys() - kind.__dataclass_fields__.keys())}")
     return copy
 
 
