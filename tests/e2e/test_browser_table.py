@@ -378,3 +378,28 @@ def test_a_raise_owed_an_answer_is_said_the_same_by_the_question_the_status_and_
     sync_api.expect(raiser.locator("#status")).to_contain_text(re.compile(r"\u2068\w+-\w+\u2069 to answer"))
     sync_api.expect(raiser.locator("#question")).to_contain_text("is to answer.")
     sync_api.expect(raiser.locator("#clock")).to_contain_text("’s clock")
+
+
+# The top of an element, read at each of the next twelve frames.
+_TOPS = """card => new Promise(done => {
+  const tops = [];
+  const look = () => {
+    tops.push(card.getBoundingClientRect().top);
+    tops.length < 12 ? requestAnimationFrame(look) : done(tops);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
+@pytest.mark.timeout(60)
+def test_a_card_hovered_at_its_lower_edge_stays_still(open_page):
+    """Hovering lifts a playable card; a pointer on the strip the lift uncovers keeps it lifted, rather than
+    dropping and lifting it at every frame (a card that jitters under the pointer, which no click can catch)."""
+    page = open_page()
+    register_in(page, "hover")
+    page.get_by_role("button", name="Play against the bot").click()
+    card = page.locator("#hand button.card:enabled").first  # the player's turn: its cards are playable
+    box = card.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+    tops = card.evaluate(_TOPS)
+    assert len(set(tops)) == 1 and tops[0] < box["y"], tops  # lifted, and still
