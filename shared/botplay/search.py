@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -59,7 +59,7 @@ from shared.rules import (
 from .knowledge import read
 from .memory import NO_EVIDENCE, Memory, Record
 from .outcome import EDGE, EVEN, match_chance
-from .zoo import TOP, Action, Strategy, View, needs_me, odds
+from .zoo import Action, Strategy, View, hand_strength, needs_me, odds
 
 SEARCHED = (PlayCard, Raise, DeclareRemainder, Accept, Reject)  # no fold (a reject or a later fold is never worse)
 
@@ -317,7 +317,7 @@ def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Rando
     rnd = state.round
     hand = rnd.hands[seat.index]
     if rnd.pending is not None:
-        power = sum(strength(card) for card in hand) / (7 * len(hand)) if hand else 0.5
+        power = hand_strength(hand) if hand else 0.5
         staked = rnd.pending.kind is QuestionKind.REMAINDER and state.rules.remainder_reject is RemainderReject.MATCH
         if staked and all_in != NEVER:
             return Accept(seat)  # rejecting it would lose the match (R18)
@@ -338,10 +338,10 @@ def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Rando
     return PlayCard(seat, beating[0] if beating else ordered[0])
 
 
-def _odds(rnd: Any, seat: Seat, hand: tuple[str, ...]) -> float:
+def _odds(rnd: Any, seat: Seat, hand: Sequence[str]) -> float:
     """The seat's chance of taking the round, roughly, as ``zoo.outlook`` reads it from a view."""
     lead = sum((t.winner is seat) - (t.winner is seat.other) for t in rnd.tricks if t.complete)
-    return odds(lead, sum(strength(card) for card in hand) / (TOP * len(hand)))
+    return odds(lead, hand_strength(hand))
 
 
 def describe(budget: Budget) -> dict[str, Any]:

@@ -9,7 +9,7 @@ possible, but never urgent).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.rules import strength
@@ -61,7 +61,7 @@ def tricks_won(view: View) -> tuple[int, int]:
     return mine, theirs
 
 
-def hand_strength(hand: list[str]) -> float:
+def hand_strength(hand: Sequence[str]) -> float:
     """0 (hopeless) .. 1 (unbeatable): how likely these cards take the tricks still to play."""
     if not hand:
         return 0.0
