@@ -25,11 +25,14 @@ def duel(first: str, second: str, matches: int, seed: int, workers: int) -> dict
     return summary(run(first, second, matches, seed, workers, path))
 
 
-def row(first: str, second: str, result: dict, goal: float | None, baseline: dict | None) -> str:
+def row(first: str, second: str, result: dict, goal: float | None, baseline: dict | None,
+        by_rate: bool = False) -> str:
+    """One duel's line; its goal judged by the interval's lower bound, or (``by_rate``) by the win rate."""
     low, high = result["wilson95"]
     side = result["sides"][0]
     medium = f"{baseline['win_rate']:6.1%}" if baseline else "     -"
-    aim = f"≥{goal:.0%} {'met' if low >= goal else 'not yet'}" if goal else ""
+    judged = result["win_rate"] if by_rate else low
+    aim = f"≥{goal:.0%} {'met' if judged >= goal else 'not yet'}{' (win rate)' if by_rate else ''}" if goal else ""
     return (f"  {first:<7} vs {second:<10} {result['matches']:>4}  {result['win_rate']:6.1%} "
             f"[{low:5.1%}..{high:5.1%}]  medium {medium}  {side['points_per_match']:5.2f} pts  "
             f"raise {side['raises_per_round']:.2f} bluff {side['bluffs_per_round']:.2f} "
@@ -53,7 +56,8 @@ def main() -> None:
         baseline = duel("medium", opponent, matches, args.seed, args.workers) if opponent != "heuristic" else None
         print(row("hard", opponent, duel("hard", opponent, matches, args.seed, args.workers), GOALS.get(opponent),
                   baseline), flush=True)
-    print(row("expert", "hard", duel("expert", "hard", expert, args.seed, args.workers), 0.55, None))
+    # The issue asks hard's goals with their lower bounds, and expert to beat hard by 55 %: its win rate.
+    print(row("expert", "hard", duel("expert", "hard", expert, args.seed, args.workers), 0.55, None, by_rate=True))
     print(f"  ({time.perf_counter() - started:.0f} s; results in {RESULTS}/)")
 
 
