@@ -25,6 +25,7 @@ OnStep = Callable[[MatchState, PlayerAction | TimeOut, list[Event], MatchState],
 START_MS = 1_700_000_000_000  # the match's creation time (epoch ms)
 STEP_MS = 1_000  # time between one move and the next
 
+
 def random_action(
     state: MatchState, rng: random.Random, rare_weight: float = 0.04, resign_weight: float = 0.0,
 ) -> PlayerAction:
