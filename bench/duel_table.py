@@ -3,8 +3,9 @@
 hard plays each fixed opponent (easy/random, medium/heuristic, the always-raiser, the
 calling station, the tight player, the all-in player) over ``--matches`` matches, and
 medium plays the same opponents beside it, so each row reads against what today's
-heuristic scores there; then expert plays hard. Every duel's matches are appended to var/duels/ as they end: run it
-again and it goes on where it stopped. ``--quick`` plays a tenth of the matches.
+heuristic scores there; then expert plays hard. Every duel's matches are appended to
+var/duels/ as they end: run it again and it goes on where it stopped. ``--quick`` plays a
+tenth of the matches.
 """
 from __future__ import annotations
 

@@ -55,6 +55,7 @@ from shared.rules import (
     step,
     strength,
 )
+from shared.rules.state import RoundState
 
 from .knowledge import read
 from .memory import NO_EVIDENCE, Memory, Record
@@ -323,9 +324,10 @@ def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Rando
             return Accept(seat)  # rejecting it would lose the match (R18)
         return Accept(seat) if power >= threshold else Reject(seat)
     moves = legal_actions(state, seat)
-    if all_in != NEVER and moves[len(hand)].action == "raise" and _odds(rnd, seat, hand) > all_in:
+    may_ask = moves[len(hand)].action == "raise"  # after the cards: raise, then remainder, when requests are open
+    if all_in != NEVER and may_ask and _odds(rnd, seat, hand) > all_in:
         return moves[len(hand) + 1]
-    if rng.random() < raise_rate and moves[len(hand)].action == "raise":
+    if rng.random() < raise_rate and may_ask:
         return moves[len(hand)]
     if not sensible:
         return moves[rng.randrange(len(hand))]
@@ -338,7 +340,7 @@ def _playout_move(state: MatchState, seat: Seat, style: Style, rng: random.Rando
     return PlayCard(seat, beating[0] if beating else ordered[0])
 
 
-def _odds(rnd: Any, seat: Seat, hand: Sequence[str]) -> float:
+def _odds(rnd: RoundState, seat: Seat, hand: Sequence[str]) -> float:
     """The seat's chance of taking the round, roughly, as ``zoo.outlook`` reads it from a view."""
     lead = sum((t.winner is seat) - (t.winner is seat.other) for t in rnd.tricks if t.complete)
     return odds(lead, hand_strength(hand))
