@@ -55,10 +55,27 @@ def parse_deck(cards: Iterable[str]) -> tuple[str, ...]:
 
 
 def shuffled_deck(rng: random.Random) -> tuple[str, ...]:
-    """A deck order drawn from ``rng`` (chance is an input, never hidden inside the engine)."""
+    """A deck order drawn from ``rng`` (chance is an input, never hidden inside the engine).
+
+    The deck ``rng.shuffle`` gives, drawn as it draws: position i from 31 down to 1 swaps
+    with ``randbelow(i + 1)``, a draw of that bound's bit length retried until below it. The
+    same draws without ``shuffle``'s method call a card: a deal starts every round of every
+    playout. An ``rng`` that draws its own way is left to its own ``shuffle``.
+    """
     cards = list(DECK)
-    rng.shuffle(cards)
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits:
+        rng.shuffle(cards)
+        return tuple(cards)
+    draw = rng.getrandbits
+    for i, bound, bits in _SWAPS:
+        j = draw(bits)
+        while j >= bound:
+            j = draw(bits)
+        cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
+
+
+_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
 def split_deal(cards: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

@@ -138,6 +138,19 @@ def _timeout_refusal(state: MatchState, command: TimeOut) -> RuleError | None:
     return None
 
 
+def listed(state: MatchState, command: Checked) -> bool:
+    """Whether ``permitted`` lists ``command`` for its seat: a quick yes for the usual command,
+    a legal one (a playout's always is), before ``refusal`` walks R27 to name what is wrong.
+    A no here is only a reason to ask ``refusal``."""
+    kind = type(command)
+    if kind is TimeOut or kind is ExpireLobby:
+        return False
+    cards, kinds = permitted(state, command.seat)
+    if kind is PlayCard:
+        return cards and command.card in state.round.hands[command.seat.index]
+    return kind in kinds
+
+
 def permitted(state: MatchState, seat: Seat) -> tuple[bool, tuple[type[PlayerAction], ...]]:
     """What ``refusal`` lets ``seat`` do now, without building a refusal for everything else:
     (may it play a card of its hand, the other action kinds it may send, in

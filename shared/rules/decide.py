@@ -8,7 +8,7 @@ from . import events as ev
 from . import scoring
 from .cards import InvalidCardError, InvalidDeckError, parse_deck, split_deal
 from .chance import Chance, as_chance
-from .check import refusal
+from .check import listed, refusal
 from .clock import deadline, default_decision
 from .commands import (
     Accept,
@@ -42,15 +42,43 @@ def decide(state: MatchState, command: Command, chance: Chance | random.Random |
     beyond the match's fixture decks) comes from, and a drawn first dealer; the engine
     draws nothing itself.
     """
+    return decided(state, command, chance)[1]
+
+
+def decided(
+    state: MatchState, command: Command, chance: Chance | random.Random | None = None,
+) -> tuple[MatchState, list[ev.Event]]:
+    """``decide``, with the state its events lead to: they are folded as they are recorded
+    (a later fact is decided on the state the earlier ones led to), so ``step`` has it."""
     chance = as_chance(chance)
+    record = _Record(state)
     if isinstance(command, CreateMatch):
-        return [_create(state, command, chance)]
-    if isinstance(command, JoinMatch):
-        return _join(state, command, chance)
-    error = refusal(state, command)
-    if error is not None:
-        raise error
-    return _ACTIONS[type(command)](state, command, chance)
+        record(_create(state, command, chance))
+    elif isinstance(command, JoinMatch):
+        _join(state, command, chance, record)
+    else:
+        if not listed(state, command):
+            error = refusal(state, command)
+            if error is not None:
+                raise error
+        _ACTIONS[type(command)](state, command, chance, record)
+    return record.state, record.events
+
+
+class _Record:
+    """The events a command records, oldest first, each folded into ``state`` as it is recorded."""
+
+    __slots__ = ("state", "events")
+
+    def __init__(self, state: MatchState) -> None:
+        self.state = state
+        self.events: list[ev.Event] = []
+
+    def __call__(self, event: ev.Event) -> MatchState:
+        """Record ``event``; the state it leads to."""
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+        return self.state
 
 
 def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> ev.MatchCreated:
@@ -77,7 +105,7 @@ def _create(state: MatchState, command: CreateMatch, chance: Chance | None) -> e
     )
 
 
-def _join(state: MatchState, command: JoinMatch, chance: Chance | None) -> list[ev.Event]:
+def _join(state: MatchState, command: JoinMatch, chance: Chance | None, record: _Record) -> None:
     if state.status is Status.NEW:
         raise RuleError(RuleCode.NO_MATCH, "There is no such match.")
     if state.status is Status.CANCELLED:
@@ -86,8 +114,8 @@ def _join(state: MatchState, command: JoinMatch, chance: Chance | None) -> list[
         raise RuleError(RuleCode.ALREADY_SEATED, "You are already seated in this match.")
     if state.status is not Status.WAITING:
         raise RuleError(RuleCode.MATCH_FULL, "Both seats of this match are taken.")
-    joined = ev.PlayerJoined(Seat.B, command.player_id)
-    return [joined, _deal(evolve(state, joined), state.first_dealer, chance)]
+    joined = record(ev.PlayerJoined(Seat.B, command.player_id))
+    record(_deal(joined, state.first_dealer, chance))
 
 
 def _deal(state: MatchState, dealer: Seat, chance: Chance | None) -> ev.RoundDealt:
@@ -111,7 +139,7 @@ def _need(chance: Chance | None) -> Chance:
     return chance
 
 
-def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | None) -> list[ev.Event]:
+def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | None, record: _Record) -> None:
     """Close the round (R21-R23): score it, then either the match is won or the next round is dealt."""
     rnd = state.round
     if award is None:
@@ -120,12 +148,14 @@ def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | 
     else:
         scores = with_seat(state.scores, award.seat, state.score(award.seat) + award.points)
         closing = ev.RoundWon(rnd.number, award.seat, award.points, award.reason, scores)
+    closed = record(closing)
     leader = max((Seat.A, Seat.B), key=lambda seat: scores[seat.index])
     if scores[leader.index] >= state.rules.target:
-        return [closing, _won(leader, scores, WinReason.SCORE, chance)]
-    if state.capped and rnd.number >= state.rules.round_cap:
-        return [closing, _won(_capped_winner(scores, rnd.dealer), scores, WinReason.ROUND_CAP, chance)]
-    return [closing, _deal(evolve(state, closing), rnd.dealer.other, chance)]
+        record(_won(leader, scores, WinReason.SCORE, chance))
+    elif state.capped and rnd.number >= state.rules.round_cap:
+        record(_won(_capped_winner(scores, rnd.dealer), scores, WinReason.ROUND_CAP, chance))
+    else:
+        record(_deal(closed, rnd.dealer.other, chance))
 
 
 def _capped_winner(scores: tuple[int, int], dealer: Seat) -> Seat:
@@ -141,87 +171,91 @@ def _won(seat: Seat, scores: tuple[int, int], reason: WinReason, chance: Chance 
     return ev.MatchWon(seat, scores, chance.reveal() if chance else None, reason)
 
 
-def _play(state: MatchState, command: PlayCard, chance: Chance | None) -> list[ev.Event]:
-    events: list[ev.Event] = [ev.CardPlayed(command.seat, command.card)]
-    played = evolve(state, events[0])
+def _play(state: MatchState, command: PlayCard, chance: Chance | None, record: _Record) -> None:
+    played = record(ev.CardPlayed(command.seat, command.card))
     tricks = played.round.tricks
     trick, number = tricks[-1], len(tricks)
     if not trick.complete:
-        return events
+        return
     winner = scoring.trick_winner(trick)
-    events.append(ev.TrickWon(number, winner) if winner else ev.TrickSpoiled(number))
-    settled = evolve(played, events[-1])
+    settled = record(ev.TrickWon(number, winner) if winner else ev.TrickSpoiled(number))
     verdict = scoring.decide_round(settled.round.tricks)
-    if not verdict.over:
-        return events
-    award = scoring.won_by_tricks(settled, verdict.winner) if verdict.winner else None
-    return events + _end_round(settled, award, chance)
+    if verdict.over:
+        award = scoring.won_by_tricks(settled, verdict.winner) if verdict.winner else None
+        _end_round(settled, award, chance, record)
 
 
-def _request(state: MatchState, command: PlayerAction, chance: Chance | None) -> list[ev.Event]:
+def _request(state: MatchState, command: PlayerAction, chance: Chance | None, record: _Record) -> None:
     if isinstance(command, Raise):
-        return [ev.RaiseProposed(command.seat, state.rules.next_value(state.round.value))]
-    return [ev.RemainderDeclared(command.seat)]
+        record(ev.RaiseProposed(command.seat, state.rules.next_value(state.round.value)))
+    else:
+        record(ev.RemainderDeclared(command.seat))
 
 
-def _remainder(state: MatchState, command: DeclareRemainder, chance: Chance | None) -> list[ev.Event]:
+def _remainder(state: MatchState, command: DeclareRemainder, chance: Chance | None, record: _Record) -> None:
     pending = state.round.pending
     if pending is not None and pending.kind is QuestionKind.REMAINDER:
-        return _accept(state, Accept(command.seat), chance)  # R18: the counter-declaration accepts
-    return _request(state, command, chance)
+        _accept(state, Accept(command.seat), chance, record)  # R18: the counter-declaration accepts
+    else:
+        _request(state, command, chance, record)
 
 
-def _accept(state: MatchState, command: Accept, chance: Chance | None) -> list[ev.Event]:
+def _accept(state: MatchState, command: Accept, chance: Chance | None, record: _Record) -> None:
     rnd = state.round
     kind = rnd.pending.kind
     if kind is QuestionKind.RAISE:
-        return [ev.RaiseAccepted(command.seat, rnd.pending.value)]
-    if kind is QuestionKind.REMAINDER:
-        return [ev.RemainderAccepted(command.seat)]
-    hands, _ = _hands(rnd.dealer, rnd.stock)
-    return [ev.RedealAccepted(command.seat, hands)]
+        record(ev.RaiseAccepted(command.seat, rnd.pending.value))
+    elif kind is QuestionKind.REMAINDER:
+        record(ev.RemainderAccepted(command.seat))
+    else:
+        record(ev.RedealAccepted(command.seat, _hands(rnd.dealer, rnd.stock)[0]))
 
 
-def _reject(state: MatchState, command: Reject, chance: Chance | None) -> list[ev.Event]:
+def _reject(state: MatchState, command: Reject, chance: Chance | None, record: _Record) -> None:
     kind = state.round.pending.kind
     if kind is QuestionKind.REDEAL:
-        return [ev.RedealRejected(command.seat)]
-    rejected = ev.RaiseRejected(command.seat) if kind is QuestionKind.RAISE else ev.RemainderRejected(command.seat)
-    return [rejected] + _end_round(state, scoring.rejection(state), chance)
+        record(ev.RedealRejected(command.seat))
+        return
+    award = scoring.rejection(state)
+    answer = ev.RaiseRejected if kind is QuestionKind.RAISE else ev.RemainderRejected
+    rejected = record(answer(command.seat))
+    _end_round(rejected, award, chance, record)
 
 
-def _fold(state: MatchState, command: Fold, chance: Chance | None) -> list[ev.Event]:
-    return [ev.Folded(command.seat)] + _end_round(state, scoring.fold(state, command.seat), chance)
+def _fold(state: MatchState, command: Fold, chance: Chance | None, record: _Record) -> None:
+    award = scoring.fold(state, command.seat)
+    _end_round(record(ev.Folded(command.seat)), award, chance, record)
 
 
-def _propose_redeal(state: MatchState, command: ProposeRedeal, chance: Chance | None) -> list[ev.Event]:
-    return [ev.RedealProposed(command.seat)]
+def _propose_redeal(state: MatchState, command: ProposeRedeal, chance: Chance | None, record: _Record) -> None:
+    record(ev.RedealProposed(command.seat))
 
 
-def _resign(state: MatchState, command: Resign, chance: Chance | None) -> list[ev.Event]:
-    return [_won(command.seat.other, state.scores, WinReason.RESIGNED, chance)]  # R31: scores as they stood
+def _resign(state: MatchState, command: Resign, chance: Chance | None, record: _Record) -> None:
+    record(_won(command.seat.other, state.scores, WinReason.RESIGNED, chance))  # R31: scores as they stood
 
 
-def _cancel(state: MatchState, command: Cancel, chance: Chance | None) -> list[ev.Event]:
-    return [ev.MatchCancelled(CancelReason.CREATOR)]
+def _cancel(state: MatchState, command: Cancel, chance: Chance | None, record: _Record) -> None:
+    record(ev.MatchCancelled(CancelReason.CREATOR))
 
 
-def _expire(state: MatchState, command: ExpireLobby, chance: Chance | None) -> list[ev.Event]:
-    return [ev.MatchCancelled(CancelReason.EXPIRED)]
+def _expire(state: MatchState, command: ExpireLobby, chance: Chance | None, record: _Record) -> None:
+    record(ev.MatchCancelled(CancelReason.EXPIRED))
 
 
-def _time_out(state: MatchState, command: TimeOut, chance: Chance | None) -> list[ev.Event]:
+def _time_out(state: MatchState, command: TimeOut, chance: Chance | None, record: _Record) -> None:
     """R29: the seat's default decision, with its ordinary consequences; R30: the second
     timeout in a row, with no action of the seat's own between, loses the match."""
     seat = command.seat
-    timed_out = ev.TurnTimedOut(seat, deadline(state))
+    timed_out = record(ev.TurnTimedOut(seat, deadline(state)))
     if state.timeouts[seat.index]:
-        return [timed_out, _won(seat.other, state.scores, WinReason.ABANDONED, chance)]
+        record(_won(seat.other, state.scores, WinReason.ABANDONED, chance))
+        return
     default = default_decision(state, seat)
-    return [timed_out] + _ACTIONS[type(default)](evolve(state, timed_out), default, chance)
+    _ACTIONS[type(default)](timed_out, default, chance, record)
 
 
-_ACTIONS: dict[type, Callable[..., list[ev.Event]]] = {
+_ACTIONS: dict[type, Callable[[MatchState, Command, Chance | None, _Record], None]] = {
     PlayCard: _play,
     Raise: _request,
     DeclareRemainder: _remainder,

@@ -24,22 +24,7 @@ from .state import (
 
 def evolve(state: MatchState, event: ev.Event) -> MatchState:
     """Apply one recorded fact to ``state``, returning the new state."""
-    global _recent
-    for seen, fact, result in _recent:
-        if seen is state and fact is event:
-            return result
-    result = _STEPS[type(event)](state, event)
-    _recent = ((state, event, result),) + _recent[:_REMEMBERED - 1]
-    return result
-
-
-# The last few steps taken, by identity: ``decide`` folds the first facts of a command to
-# decide the rest (a card's trick, the trick's round), and ``step`` then folds every fact of
-# the command again; the second time costs a lookup. States and events are immutable and the
-# entries hold them, so an identity match is the very same step. The tuple is replaced whole,
-# never changed, so threads sharing it read one consistent entry or miss.
-_REMEMBERED = 4
-_recent: tuple[tuple[MatchState, ev.Event, MatchState], ...] = ()
+    return _STEPS[type(event)](state, event)
 
 
 def replay(events: Iterable[ev.Event], state: MatchState = INITIAL) -> MatchState:

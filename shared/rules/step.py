@@ -6,7 +6,8 @@ random playthrough, the benchmarks' mirrors of the matches they play, and a bot'
 whose playouts (a later issue) run through this same step, so that a rules change reaches
 them all at once. Stored events are folded by ``shared.fold`` (the one fold of a stream).
 
-It is on a search's hot path: decide, evolve each event, nothing more (no copy, no check).
+It is on a search's hot path: the events decided, each folded once as it was recorded (a
+later fact is decided on the state the earlier ones led to), nothing more (no copy, no check).
 
 Clock (R28): ``decide`` judges a ``TimeOut`` or an ``ExpireLobby`` against the time the
 state carries, the time of its latest event. ``at_ms`` is the time the new events are
@@ -21,9 +22,8 @@ from typing import NamedTuple
 
 from .chance import Chance
 from .clock import clocked
-from .decide import Command, decide
+from .decide import Command, decided
 from .events import Event
-from .evolve import evolve
 from .state import MatchState
 
 
@@ -42,7 +42,5 @@ def step(
     ``chance``: where a deal the command triggers comes from (see ``decide``); ``at_ms``: the
     time the events are recorded at (epoch ms), the new state's clock (see the module doc).
     """
-    events = decide(state, command, chance)
-    for event in events:
-        state = evolve(state, event)
+    state, events = decided(state, command, chance)
     return Step(state if at_ms is None else clocked(state, at_ms), events)

@@ -33,18 +33,21 @@ from shared.rules import (
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("shared", "services", "bench")
-ENGINE = frozenset({"decide", "evolve"})
+ENGINE = frozenset({"decide", "decided", "evolve"})
 
 # Where each name may be called or imported, and why. Nowhere else, not even under shared/rules:
 # the playthrough and the void-round match play through the step like everyone.
 ALLOWED = {
     "decide": {
-        "shared/rules/step.py",  # the step: decide, then fold the events
+        "shared/rules/step.py",  # the step imports ``decided`` from the module
+    },
+    "decided": {
+        "shared/rules/step.py",  # the step: the events decided, and the state they were folded into
+        "shared/rules/decide.py",  # ``decide`` is its events
     },
     "evolve": {
         "shared/rules/evolve.py",  # defines it, and replay (the engine's fold of events)
-        "shared/rules/decide.py",  # a decision reads the state its first facts lead to (a join's deal)
-        "shared/rules/step.py",  # the step
+        "shared/rules/decide.py",  # each fact is folded as it is recorded: the next is decided on its state
         "shared/fold.py",  # the one fold of stored events
     },
 }
@@ -102,6 +105,7 @@ def test_every_allowed_module_still_needs_its_exception():
     "from shared.rules import evolve as fold_one\n",
     "from shared.rules.evolve import evolve\n",
     "from .decide import decide\n",
+    "from shared.rules.decide import decided\n",
     "from . import evolve\n",
     "import shared.rules.decide\n",
     "import shared.rules as r\nr.decide(s, c)\n",

@@ -1,8 +1,10 @@
 """Cards, deck and rank order (R2, R3, R4, R6)."""
+import random
+
 import pytest
 
 from shared.rules import DECK, InvalidCardError, InvalidDeckError, parse_card, parse_deck, strength
-from shared.rules.cards import split_deal
+from shared.rules.cards import shuffled_deck, split_deal
 
 
 def test_deck_has_32_distinct_cards_without_2_to_6():
@@ -39,3 +41,30 @@ def test_deal_gives_non_dealer_odd_cards_and_dealer_even_cards():
     non_dealer, dealer, stock = split_deal([f"c{i}" for i in range(1, 33)])
     assert non_dealer == ("c1", "c3", "c5") and dealer == ("c2", "c4", "c6")
     assert stock[0] == "c7" and len(stock) == 26
+
+
+def _shuffled_by_random(rng: random.Random) -> tuple[str, ...]:
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return tuple(cards)
+
+
+def test_a_drawn_deck_is_the_one_random_shuffle_draws_and_leaves_the_same_stream():
+    for seed in range(500):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(3):  # several rounds' deals from one stream
+            assert shuffled_deck(ours) == _shuffled_by_random(theirs)
+        assert ours.random() == theirs.random()
+
+
+class _OwnDraws(random.Random):
+    """A generator that draws its own way (its own ``random``): ``shuffle`` then draws without
+    ``getrandbits``."""
+
+    def random(self) -> float:
+        return super().random() ** 2
+
+
+def test_a_generator_that_draws_its_own_way_deals_by_its_own_shuffle():
+    assert shuffled_deck(_OwnDraws(3)) == _shuffled_by_random(_OwnDraws(3))
+    assert shuffled_deck(_OwnDraws(3)) != shuffled_deck(random.Random(3))

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from shared.rules import (
+    DECK,
     INITIAL,
     SEATS,
     Accept,
@@ -22,7 +23,7 @@ from shared.rules import (
     legal_actions,
     step,
 )
-from shared.rules.check import refusal
+from shared.rules.check import listed, refusal
 from shared.rules.playthrough import play_random_match
 
 KINDS = (Raise, DeclareRemainder, Accept, Reject, Fold, ProposeRedeal, Resign, Cancel)
@@ -58,6 +59,28 @@ def test_the_fast_list_is_the_refusals_list_on_every_state(seed):
         rng = random.Random(seed + offset)
         play_random_match(rng, _rules(rng), on_step=compare, timeout_rate=0.02, resign_weight=0.002)
     assert checked > 1000
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 100))
+def test_the_quick_yes_is_given_to_exactly_the_commands_refusal_lets_through(seed):
+    """``decide`` asks ``refusal`` only of what ``listed`` does not list: it must list no
+    command that ``refusal`` would refuse (nor leave out one it lets through)."""
+    checked = 0
+
+    def compare(before, command, events, after):
+        nonlocal checked
+        for state in (before, after):
+            for seat in SEATS:
+                cards = state.round.hand(seat) if state.round is not None else ()
+                others = [c for c in DECK if c not in cards][:2]  # cards it does not hold
+                for candidate in [PlayCard(seat, card) for card in (*cards, *others)] + [kind(seat) for kind in KINDS]:
+                    assert listed(state, candidate) == (refusal(state, candidate) is None), candidate
+                    checked += 1
+
+    for offset in range(25):
+        rng = random.Random(seed + offset)
+        play_random_match(rng, _rules(rng), on_step=compare, timeout_rate=0.02, resign_weight=0.002)
+    assert checked > 10_000
 
 
 def test_before_and_while_waiting():
