@@ -96,12 +96,16 @@ def copy_with(original: _Frozen, /, **changes: object) -> _Frozen:
     so a copy of the instance's attributes with ``changes`` applied is the same value.
     """
     kind = type(original)
-    copy = object.__new__(kind)
-    attributes = copy.__dict__
-    attributes.update(original.__dict__, **changes)
+    attributes = original.__dict__.copy()
+    attributes.update(changes)
     if len(attributes) != len(original.__dict__):  # a name that is no field added an attribute
         raise TypeError(f"{kind.__name__} has no field(s) {sorted(changes.keys() - kind.__dataclass_fields__.keys())}")
+    copy = object.__new__(kind)
+    _set_attribute(copy, "__dict__", attributes)  # frozen: its own __setattr__ refuses
     return copy
+
+
+_set_attribute = object.__setattr__
 
 
 def with_seat(pair: tuple, seat: Seat, value: object) -> tuple:
@@ -241,8 +245,10 @@ class MatchState:
 
     def with_round(self, **changes: object) -> MatchState:
         assert self.round is not None
-        copy = object.__new__(MatchState)  # copy_with(self, round=...), inlined: on every step
-        copy.__dict__.update(self.__dict__, round=copy_with(self.round, **changes))
+        attributes = self.__dict__.copy()  # copy_with(self, round=...), inlined: on every step
+        attributes["round"] = copy_with(self.round, **changes)
+        copy = object.__new__(MatchState)
+        _set_attribute(copy, "__dict__", attributes)
         return copy
 
 
