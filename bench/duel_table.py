@@ -26,14 +26,12 @@ def duel(first: str, second: str, matches: int, seed: int, workers: int) -> dict
     return summary(run(first, second, matches, seed, workers, path))
 
 
-def row(first: str, second: str, result: dict, goal: float | None, baseline: dict | None,
-        by_rate: bool = False) -> str:
-    """One duel's line; its goal judged by the interval's lower bound, or (``by_rate``) by the win rate."""
+def row(first: str, second: str, result: dict, goal: float | None, baseline: dict | None) -> str:
+    """One duel's line; its goal judged by the interval's lower bound."""
     low, high = result["wilson95"]
     side = result["sides"][0]
     medium = f"{baseline['win_rate']:6.1%}" if baseline else "     -"
-    judged = result["win_rate"] if by_rate else low
-    aim = f"≥{goal:.0%} {'met' if judged >= goal else 'not yet'}{' (win rate)' if by_rate else ''}" if goal else ""
+    aim = f"≥{goal:.0%} {'met' if low >= goal else 'not yet'}" if goal else ""
     return (f"  {first:<7} vs {second:<10} {result['matches']:>4}  {result['win_rate']:6.1%} "
             f"[{low:5.1%}..{high:5.1%}]  medium {medium}  {side['points_per_match']:5.2f} pts  "
             f"raise {side['raises_per_round']:.2f} bluff {side['bluffs_per_round']:.2f} "
@@ -44,7 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a tenth of the matches (about 10 minutes)")
     parser.add_argument("--matches", type=int, default=600)  # at 400, a 93 % result's interval reaches below 90 %
-    parser.add_argument("--expert-matches", type=int, default=200)
+    parser.add_argument("--expert-matches", type=int, default=600)  # at 200, a 58 % result's reaches 51 %
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
@@ -57,8 +55,7 @@ def main() -> None:
         baseline = duel("medium", opponent, matches, args.seed, args.workers) if opponent != "heuristic" else None
         print(row("hard", opponent, duel("hard", opponent, matches, args.seed, args.workers), GOALS.get(opponent),
                   baseline), flush=True)
-    # The issue asks hard's goals with their lower bounds, and expert to beat hard by 55 %: its win rate.
-    print(row("expert", "hard", duel("expert", "hard", expert, args.seed, args.workers), 0.55, None, by_rate=True))
+    print(row("expert", "hard", duel("expert", "hard", expert, args.seed, args.workers), 0.55, None))
     print(f"  ({time.perf_counter() - started:.0f} s; results in {RESULTS}/)")
 
 
