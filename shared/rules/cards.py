@@ -63,7 +63,7 @@ def shuffled_deck(rng: random.Random) -> tuple[str, ...]:
     playout. An ``rng`` that draws its own way is left to its own ``shuffle``.
     """
     cards = list(DECK)
-    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits:
+    if not _draws_as_random(rng):
         rng.shuffle(cards)
         return tuple(cards)
     draw = rng.getrandbits
@@ -76,6 +76,12 @@ def shuffled_deck(rng: random.Random) -> tuple[str, ...]:
 
 
 _SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
+
+def _draws_as_random(rng: object) -> bool:
+    """Does ``rng`` shuffle with ``random.Random``'s own ``shuffle`` and ``getrandbits`` draws?"""
+    return (getattr(type(rng), "shuffle", None) is random.Random.shuffle
+            and getattr(rng._randbelow, "__func__", None) is random.Random._randbelow_with_getrandbits)
 
 
 def split_deal(cards: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

@@ -114,8 +114,8 @@ def _join(state: MatchState, command: JoinMatch, chance: Chance | None, record: 
         raise RuleError(RuleCode.ALREADY_SEATED, "You are already seated in this match.")
     if state.status is not Status.WAITING:
         raise RuleError(RuleCode.MATCH_FULL, "Both seats of this match are taken.")
-    joined = record(ev.PlayerJoined(Seat.B, command.player_id))
-    record(_deal(joined, state.first_dealer, chance))
+    seated = record(ev.PlayerJoined(Seat.B, command.player_id))
+    record(_deal(seated, state.first_dealer, chance))
 
 
 def _deal(state: MatchState, dealer: Seat, chance: Chance | None) -> ev.RoundDealt:
@@ -140,7 +140,10 @@ def _need(chance: Chance | None) -> Chance:
 
 
 def _end_round(state: MatchState, award: scoring.Award | None, chance: Chance | None, record: _Record) -> None:
-    """Close the round (R21-R23): score it, then either the match is won or the next round is dealt."""
+    """Close the round (R21-R23): score it, then either the match is won or the next round is dealt.
+
+    ``state`` is the match after the round's last action (its round not yet closed): the one
+    its closing event is folded into."""
     rnd = state.round
     if award is None:
         closing: ev.Event = ev.RoundVoid(round=rnd.number)
@@ -247,12 +250,12 @@ def _time_out(state: MatchState, command: TimeOut, chance: Chance | None, record
     """R29: the seat's default decision, with its ordinary consequences; R30: the second
     timeout in a row, with no action of the seat's own between, loses the match."""
     seat = command.seat
-    timed_out = record(ev.TurnTimedOut(seat, deadline(state)))
+    after_timeout = record(ev.TurnTimedOut(seat, deadline(state)))
     if state.timeouts[seat.index]:
         record(_won(seat.other, state.scores, WinReason.ABANDONED, chance))
         return
     default = default_decision(state, seat)
-    _ACTIONS[type(default)](timed_out, default, chance, record)
+    _ACTIONS[type(default)](after_timeout, default, chance, record)
 
 
 _ACTIONS: dict[type, Callable[[MatchState, Command, Chance | None, _Record], None]] = {

@@ -86,6 +86,7 @@ class Ending(StrEnum):
 
 
 _Frozen = TypeVar("_Frozen")
+_set_attribute = object.__setattr__  # sets a frozen instance's whole ``__dict__``, as copies do
 
 
 def copy_with(original: _Frozen, /, **changes: object) -> _Frozen:
@@ -103,9 +104,6 @@ def copy_with(original: _Frozen, /, **changes: object) -> _Frozen:
     copy = object.__new__(kind)
     _set_attribute(copy, "__dict__", attributes)  # frozen: its own __setattr__ refuses
     return copy
-
-
-_set_attribute = object.__setattr__
 
 
 def with_seat(pair: tuple, seat: Seat, value: object) -> tuple:

@@ -68,3 +68,16 @@ class _OwnDraws(random.Random):
 def test_a_generator_that_draws_its_own_way_deals_by_its_own_shuffle():
     assert shuffled_deck(_OwnDraws(3)) == _shuffled_by_random(_OwnDraws(3))
     assert shuffled_deck(_OwnDraws(3)) != shuffled_deck(random.Random(3))
+
+
+class _OwnShuffle(random.Random):
+    """A generator with a shuffle of its own (here: the deck reversed after the usual shuffle)."""
+
+    def shuffle(self, x) -> None:
+        super().shuffle(x)
+        x.reverse()
+
+
+def test_a_generator_with_its_own_shuffle_deals_by_it():
+    assert shuffled_deck(_OwnShuffle(3)) == _shuffled_by_random(_OwnShuffle(3))
+    assert shuffled_deck(_OwnShuffle(3)) == tuple(reversed(shuffled_deck(random.Random(3))))

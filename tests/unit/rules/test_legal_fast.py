@@ -83,6 +83,16 @@ def test_the_quick_yes_is_given_to_exactly_the_commands_refusal_lets_through(see
     assert checked > 10_000
 
 
+def test_the_quick_yes_before_while_waiting_and_once_cancelled():
+    waiting = step(INITIAL, CreateMatch("m", "p1"), random.Random(1)).state
+    cancelled = step(waiting, Cancel(SEATS[0])).state
+    for state in (INITIAL, waiting, cancelled):
+        for seat in SEATS:
+            for candidate in [PlayCard(seat, DECK[0])] + [kind(seat) for kind in KINDS]:
+                assert listed(state, candidate) == (refusal(state, candidate) is None), (state.status, candidate)
+    assert listed(waiting, Cancel(SEATS[0])) and not listed(waiting, Cancel(SEATS[1]))
+
+
 def test_before_and_while_waiting():
     waiting = step(INITIAL, CreateMatch("m", "p1"), random.Random(1)).state
     for state in (INITIAL, waiting):
