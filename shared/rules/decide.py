@@ -57,12 +57,18 @@ def decided(
     elif isinstance(command, JoinMatch):
         _join(state, command, chance, record)
     else:
-        if not listed(state, command):
-            error = refusal(state, command)
-            if error is not None:
-                raise error
+        _refuse_if_illegal(state, command)
         _ACTIONS[type(command)](state, command, chance, record)
     return record.state, record.events
+
+
+def _refuse_if_illegal(state: MatchState, command: Command) -> None:
+    """Raise R27's first refusal of ``command``; one ``permitted`` lists is let through at once."""
+    if listed(state, command):
+        return
+    error = refusal(state, command)
+    if error is not None:
+        raise error
 
 
 class _Record:
